@@ -1,0 +1,415 @@
+//! Markdown: parser options, link rewriting, headings, and the "What to do" section.
+//!
+//! Bodies are CommonMark with tables, footnotes, strikethrough and task
+//! lists. Raw HTML in a body is never passed through: it is shown as text
+//! (escaped), which keeps pages free of injected markup without a sanitizer.
+//! `finding:N` and `run:ID` links become site links; internal links are
+//! written with [`ROOT`] in front and made relative per page when the page is
+//! written, so one rendering serves pages at any depth.
+
+use pulldown_cmark::{
+    html, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
+};
+use std::collections::HashMap;
+
+/// Stands for the path from a page to the site root; see [`crate::render`].
+pub const ROOT: &str = "@@root@@/";
+
+/// The parser options used for every piece of Markdown on the site.
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
+/// The id of a heading: lowercase words joined by `-`.
+pub fn slugify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("section");
+    }
+    out
+}
+
+/// Gives each heading a unique id, in document order.
+#[derive(Default)]
+struct HeadingIds {
+    seen: HashMap<String, usize>,
+}
+
+impl HeadingIds {
+    fn next(&mut self, text: &str) -> String {
+        let base = slugify(text);
+        let n = self.seen.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base
+        } else {
+            format!("{base}-{}", *n - 1)
+        }
+    }
+}
+
+/// A link found in a body, with its position (1-based, within the body).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyLink {
+    /// The destination as written.
+    pub url: String,
+    /// Line within the body.
+    pub line: usize,
+    /// Column within the line.
+    pub column: usize,
+}
+
+/// What validation needs to know about a body.
+#[derive(Debug, Default, Clone)]
+pub struct BodyFacts {
+    /// Every link and image destination.
+    pub links: Vec<BodyLink>,
+    /// Every heading id, in order.
+    pub heading_ids: Vec<String>,
+    /// Whether a level-2 heading "What to do" exists.
+    pub has_what_to_do: bool,
+}
+
+fn is_what_to_do(text: &str) -> bool {
+    text.trim().eq_ignore_ascii_case("what to do")
+}
+
+/// Scans a body for links and headings without rendering it.
+pub fn scan(body: &str) -> BodyFacts {
+    let mut facts = BodyFacts::default();
+    let mut ids = HeadingIds::default();
+    let mut heading: Option<(HeadingLevel, String)> = None;
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                let line = line_starts.partition_point(|&s| s <= range.start);
+                let column = body[line_starts[line - 1]..range.start].chars().count() + 1;
+                facts.links.push(BodyLink {
+                    url: dest_url.to_string(),
+                    line,
+                    column,
+                });
+            }
+            Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, text)) = &mut heading {
+                    text.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, text)) = heading.take() {
+                    if level == HeadingLevel::H2 && is_what_to_do(&text) {
+                        facts.has_what_to_do = true;
+                    }
+                    facts.heading_ids.push(ids.next(&text));
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+/// A rendered body.
+#[derive(Debug, Default, Clone)]
+pub struct Rendered {
+    /// The HTML, with the "What to do" section wrapped in
+    /// `<section class="what-to-do">`.
+    pub html: String,
+    /// The first paragraph as plain text (the default summary).
+    pub first_paragraph: String,
+    /// Whether the body has a code block (the page then links the highlight CSS).
+    pub has_code: bool,
+}
+
+/// Turns `finding:N` / `run:ID` into site paths (with [`ROOT`] in front);
+/// `None` leaves the link as written.
+pub type Resolver<'a> = &'a (dyn Fn(&str) -> Option<String> + Sync);
+
+/// Renders a body.
+pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
+    let mut ids = HeadingIds::default();
+    let mut events: Vec<Event<'_>> = Vec::new();
+    let mut out = Rendered::default();
+    let mut in_heading: Option<(HeadingLevel, usize, String)> = None;
+    let mut code: Option<(String, String)> = None; // (lang, text)
+    let mut first_para: Option<String> = None;
+    let mut in_first_para = false;
+    let mut section_open = false;
+    let mut html_out = String::with_capacity(body.len() * 3 / 2);
+
+    let flush = |events: &mut Vec<Event<'_>>, html_out: &mut String| {
+        html::push_html(html_out, events.drain(..));
+    };
+
+    for event in Parser::new_ext(body, options()) {
+        if let Some((_, text)) = &mut code {
+            match event {
+                Event::Text(t) => text.push_str(&t),
+                Event::End(TagEnd::CodeBlock) => {
+                    let (lang, text) = code.take().unwrap_or_default();
+                    flush(&mut events, &mut html_out);
+                    html_out.push_str(&code_block(&text, &lang));
+                    out.has_code = true;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(l) => l.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                in_heading = Some((level, events.len(), String::new()));
+                events.push(Event::Text(CowStr::Borrowed(""))); // placeholder for the opening tag
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let Some((level, at, text)) = in_heading.take() else {
+                    continue;
+                };
+                let id = ids.next(&text);
+                let n = level as usize;
+                let wtd = level == HeadingLevel::H2 && is_what_to_do(&text);
+                let mut open = String::new();
+                if level == HeadingLevel::H2 && section_open {
+                    open.push_str("</section>\n");
+                    section_open = false;
+                }
+                if wtd {
+                    open.push_str("<section class=\"what-to-do\" aria-labelledby=\"");
+                    open.push_str(&id);
+                    open.push_str("\">\n");
+                    section_open = true;
+                }
+                open.push_str(&format!("<h{n} id=\"{id}\">"));
+                events[at] = Event::Html(CowStr::from(open));
+                events.push(Event::Html(CowStr::from(format!(
+                    " <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{n}>\n"
+                ))));
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let dest = match resolve(&dest_url) {
+                    Some(u) => CowStr::from(u),
+                    None => dest_url,
+                };
+                let _ = link_type;
+                events.push(Event::Start(Tag::Link {
+                    link_type: LinkType::Inline,
+                    dest_url: dest,
+                    title,
+                    id,
+                }));
+            }
+            Event::Html(raw) | Event::InlineHtml(raw) => {
+                // Raw HTML is shown, never interpreted.
+                events.push(Event::Text(raw));
+            }
+            Event::Start(Tag::Paragraph) => {
+                if first_para.is_none() && in_heading.is_none() {
+                    first_para = Some(String::new());
+                    in_first_para = true;
+                }
+                events.push(Event::Start(Tag::Paragraph));
+            }
+            Event::End(TagEnd::Paragraph) => {
+                in_first_para = false;
+                events.push(Event::End(TagEnd::Paragraph));
+            }
+            Event::Text(t) => {
+                if let Some((_, _, text)) = &mut in_heading {
+                    text.push_str(&t);
+                }
+                if in_first_para {
+                    if let Some(p) = &mut first_para {
+                        p.push_str(&t);
+                    }
+                }
+                events.push(Event::Text(t));
+            }
+            Event::Code(t) => {
+                if let Some((_, _, text)) = &mut in_heading {
+                    text.push_str(&t);
+                }
+                if in_first_para {
+                    if let Some(p) = &mut first_para {
+                        p.push_str(&t);
+                    }
+                }
+                events.push(Event::Code(t));
+            }
+            Event::SoftBreak | Event::HardBreak if in_first_para => {
+                if let Some(p) = &mut first_para {
+                    p.push(' ');
+                }
+                events.push(event);
+            }
+            other => events.push(other),
+        }
+    }
+    flush(&mut events, &mut html_out);
+    if section_open {
+        html_out.push_str("</section>\n");
+    }
+    out.html = html_out;
+    out.first_paragraph = first_para.unwrap_or_default().trim().to_string();
+    out
+}
+
+fn code_block(code: &str, lang: &str) -> String {
+    let lang_name = lang.split([' ', ',', '{']).next().unwrap_or("");
+    let inner = crate::highlight::highlight(code, lang).unwrap_or_else(|| escape(code));
+    if lang_name.is_empty() {
+        format!("<pre class=\"code\"><code>{inner}</code></pre>\n")
+    } else {
+        let l = escape(lang_name);
+        format!(
+            "<pre class=\"code\" data-lang=\"{l}\"><code class=\"language-{l}\">{inner}</code></pre>\n"
+        )
+    }
+}
+
+/// Renders one line of inline Markdown (a title) without the paragraph.
+pub fn render_inline(text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 8);
+    let events = Parser::new_ext(text, options()).filter_map(|e| match e {
+        Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph) => None,
+        Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
+        Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
+        other => Some(other),
+    });
+    html::push_html(&mut s, events);
+    s.trim_end().to_string()
+}
+
+/// Reduces inline Markdown to plain text (for `<title>`, feeds, JSON, search).
+pub fn plain_text(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for e in Parser::new_ext(text, options()) {
+        match e {
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                s.push_str(&t)
+            }
+            Event::SoftBreak | Event::HardBreak => s.push(' '),
+            Event::End(TagEnd::Paragraph) => s.push(' '),
+            _ => {}
+        }
+    }
+    s.trim().to_string()
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn none(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn headings_get_ids_and_self_links() {
+        let r = render("## What we saw\n\ntext\n\n## What we saw\n", &none);
+        assert!(r.html.contains(
+            "<h2 id=\"what-we-saw\">What we saw <a class=\"anchor\" href=\"#what-we-saw\""
+        ));
+        assert!(r.html.contains("<h2 id=\"what-we-saw-1\">"));
+    }
+
+    #[test]
+    fn what_to_do_is_set_apart() {
+        let r = render(
+            "Intro.\n\n## What to do\n\nPin it.\n\n## Details\n\nMore.\n",
+            &none,
+        );
+        let wtd = r.html.find("<section class=\"what-to-do\"").unwrap();
+        let close = r.html.find("</section>").unwrap();
+        let pin = r.html.find("Pin it.").unwrap();
+        let details = r.html.find("id=\"details\"").unwrap();
+        assert!(wtd < pin && pin < close && close < details);
+        assert_eq!(r.first_paragraph, "Intro.");
+    }
+
+    #[test]
+    fn raw_html_is_shown_not_run() {
+        let r = render(
+            "Hi <script>alert(1)</script>\n\n<div onclick=x>y</div>\n",
+            &none,
+        );
+        assert!(!r.html.contains("<script>"));
+        assert!(r.html.contains("&lt;script&gt;"));
+        assert!(!r.html.contains("<div"));
+    }
+
+    #[test]
+    fn links_are_resolved() {
+        let resolve = |u: &str| u.strip_prefix("finding:").map(|n| format!("{ROOT}f/{n}/"));
+        let r = render("See [F2](finding:2).", &resolve);
+        assert!(r.html.contains(&format!("href=\"{ROOT}f/2/\"")));
+    }
+
+    #[test]
+    fn scan_finds_links_with_positions() {
+        let f = scan("Intro\n\nsee [x](run:abc) and [y](https://e.org)\n\n## What to do\n");
+        assert_eq!(
+            f.links[0],
+            BodyLink {
+                url: "run:abc".into(),
+                line: 3,
+                column: 5
+            }
+        );
+        assert_eq!(f.links[1].url, "https://e.org");
+        assert!(f.has_what_to_do);
+        assert_eq!(f.heading_ids, vec!["what-to-do"]);
+    }
+
+    #[test]
+    fn titles_render_inline_and_plain() {
+        assert_eq!(
+            render_inline("Use `--x` *now*"),
+            "Use <code>--x</code> <em>now</em>"
+        );
+        assert_eq!(plain_text("Use `--x` *now*"), "Use --x now");
+    }
+}

@@ -1,0 +1,481 @@
+//! The records of a findings folder, as the loader reads them.
+//!
+//! These types mirror the record format (`docs/format.md`) field for field.
+//! They hold what one file says, already typed (versions parsed, dates
+//! checked), plus the spans needed to point at a field later. Relations
+//! between records (does the run exist? which findings link here?) are not
+//! resolved here: `validate` checks them and `model` computes them.
+
+use crate::diagnostics::Span;
+use crate::version::Version;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+
+/// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    /// Year.
+    pub year: u16,
+    /// Month, 1-12.
+    pub month: u8,
+    /// Day, 1-31.
+    pub day: u8,
+}
+
+impl Date {
+    /// Parses `YYYY-MM-DD`, checking that the day exists.
+    pub fn parse(s: &str) -> Option<Date> {
+        let b = s.as_bytes();
+        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+            return None;
+        }
+        let year: u16 = s[0..4].parse().ok()?;
+        let month: u8 = s[5..7].parse().ok()?;
+        let day: u8 = s[8..10].parse().ok()?;
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        (1..=days)
+            .contains(&day)
+            .then_some(Date { year, month, day })
+    }
+
+    /// "17 August 2026", for pages.
+    pub fn long(&self) -> String {
+        const MONTHS: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        format!(
+            "{} {} {}",
+            self.day,
+            MONTHS[usize::from(self.month) - 1],
+            self.year
+        )
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+impl Serialize for Date {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Where each field of a YAML document sits: `engines[0].fixed_in` → line 9, column 5.
+#[derive(Debug, Clone, Default)]
+pub struct Spans {
+    map: HashMap<String, Span>,
+    /// Where the document starts (front matter starts on line 2 of a finding).
+    pub origin: Span,
+}
+
+impl Spans {
+    /// Records the position of `path`.
+    pub fn insert(&mut self, path: String, span: Span) {
+        self.map.entry(path).or_insert(span);
+    }
+
+    /// The position of `path`, or of its nearest parent that has one, or the
+    /// start of the document.
+    pub fn get(&self, path: &str) -> Span {
+        let mut p = path;
+        loop {
+            if let Some(s) = self.map.get(p) {
+                return *s;
+            }
+            match p.rfind(['.', '[']) {
+                Some(i) => p = &p[..i],
+                None => return self.origin,
+            }
+        }
+    }
+}
+
+/// `site.yaml`.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Site title.
+    pub title: String,
+    /// Where the site is published, always ending in `/`.
+    pub base_url: String,
+    /// One-line description.
+    pub description: Option<String>,
+    /// Home page sections, in order.
+    pub groups: Vec<Group>,
+    /// The engines findings are about, in order.
+    pub engines: Vec<Engine>,
+    /// Field positions.
+    pub spans: Spans,
+}
+
+/// A section of the home page.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Identifier used by findings.
+    pub id: String,
+    /// Heading.
+    pub title: String,
+    /// Markdown introduction.
+    pub blurb: Option<String>,
+}
+
+/// An inference engine.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    /// Identifier used by findings and runs.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Source repository.
+    pub repo: Option<String>,
+    /// `#rrggbb`, used in every chart.
+    pub color: String,
+    /// Known releases, as listed.
+    pub releases: Vec<Version>,
+}
+
+/// The status of a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Still present in the newest tested version.
+    Open,
+    /// Fixed in a release.
+    Fixed,
+    /// Avoided by a default or a flag.
+    Mitigated,
+    /// A method pitfall, not an engine bug.
+    Advice,
+}
+
+impl Status {
+    /// All statuses, in display order.
+    pub const ALL: [Status; 4] = [
+        Status::Open,
+        Status::Fixed,
+        Status::Mitigated,
+        Status::Advice,
+    ];
+
+    /// The spelling used in records and URLs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Fixed => "fixed",
+            Status::Mitigated => "mitigated",
+            Status::Advice => "advice",
+        }
+    }
+}
+
+/// Who found a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FoundBy {
+    /// The site's authors.
+    Us,
+    /// The engine's developers.
+    Upstream,
+    /// Someone else.
+    Community,
+}
+
+impl FoundBy {
+    /// The spelling used in records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FoundBy::Us => "us",
+            FoundBy::Upstream => "upstream",
+            FoundBy::Community => "community",
+        }
+    }
+}
+
+/// What a finding says about one engine's versions.
+#[derive(Debug, Clone)]
+pub struct EngineEntry {
+    /// Engine id from `site.yaml`.
+    pub engine: String,
+    /// Tested, and the problem showed.
+    pub affected: Vec<Version>,
+    /// Tested, and it did not show.
+    pub clean: Vec<Version>,
+    /// First version with the problem.
+    pub introduced_in: Option<Version>,
+    /// First release with the fix.
+    pub fixed_in: Option<Version>,
+    /// First release whose defaults avoid it.
+    pub mitigated_in: Option<Version>,
+    /// Condition or scope.
+    pub note: Option<String>,
+}
+
+/// A link in a finding's `links` list.
+#[derive(Debug, Clone)]
+pub struct Link {
+    /// Text shown.
+    pub label: String,
+    /// `http(s)://…`, `finding:<id>` or `run:<run-id>`.
+    pub url: String,
+    /// `issue`, `pr`, `patch`, `investigation`, `check`, `docs`.
+    pub kind: Option<String>,
+}
+
+/// A withdrawn finding's notice.
+#[derive(Debug, Clone)]
+pub struct Withdrawn {
+    /// When it was withdrawn.
+    pub date: Date,
+    /// Why.
+    pub reason: String,
+}
+
+/// One finding: `findings/<slug>.md`.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Path relative to the site root.
+    pub path: PathBuf,
+    /// File name without `.md`.
+    pub slug: String,
+    /// Stable number.
+    pub id: u32,
+    /// Title, inline Markdown.
+    pub title: String,
+    /// Group id.
+    pub group: String,
+    /// Badge text.
+    pub advice: String,
+    /// Status.
+    pub status: Status,
+    /// Qualifier shown beside the status.
+    pub status_note: Option<String>,
+    /// One sentence for lists; `None` means "first paragraph of the body".
+    pub summary: Option<String>,
+    /// First published.
+    pub published: Date,
+    /// Last substantive change.
+    pub updated: Option<Date>,
+    /// Who found it.
+    pub found_by: FoundBy,
+    /// Per-engine version facts.
+    pub engines: Vec<EngineEntry>,
+    /// Models it was seen with.
+    pub models: Vec<String>,
+    /// GPUs it was seen on.
+    pub hardware: Vec<String>,
+    /// Free topics.
+    pub tags: Vec<String>,
+    /// Upstream issues, PRs, investigations.
+    pub links: Vec<Link>,
+    /// Run ids.
+    pub runs: Vec<String>,
+    /// `<run-id>/<chart-id>`; empty means every chart of its runs.
+    pub charts: Vec<String>,
+    /// Old site paths that redirect here.
+    pub aliases: Vec<String>,
+    /// Left out of the build unless `--drafts`.
+    pub draft: bool,
+    /// Withdrawal notice.
+    pub withdrawn: Option<Withdrawn>,
+    /// The finding that replaces this one.
+    pub superseded_by: Option<u32>,
+    /// Markdown body.
+    pub body: String,
+    /// Line of the file on which the body starts.
+    pub body_line: usize,
+    /// Field positions.
+    pub spans: Spans,
+}
+
+/// One engine setup measured in a run.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// Engine id, or a free name for client-only runs.
+    pub engine: String,
+    /// Version as written.
+    pub version: Option<String>,
+    /// Command-line flags.
+    pub flags: Option<String>,
+}
+
+/// A column of a run table.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// Header name.
+    pub name: String,
+    /// Unit; a column with a unit holds numbers.
+    pub unit: Option<String>,
+    /// What the column holds.
+    pub description: String,
+}
+
+impl Column {
+    /// True when cells must be numbers.
+    pub fn is_numeric(&self) -> bool {
+        self.unit.is_some()
+    }
+
+    /// "Peak throughput (tokens/s)": the default axis title.
+    pub fn label(&self) -> String {
+        match &self.unit {
+            Some(u) if !u.is_empty() => format!("{} ({u})", self.name),
+            _ => self.name.clone(),
+        }
+    }
+}
+
+/// A CSV table of a run, with its description.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// File name within the run folder.
+    pub file: String,
+    /// Title.
+    pub title: String,
+    /// Column descriptions, in the order of `run.yaml`.
+    pub columns: Vec<Column>,
+    /// The CSV header, in file order (empty if the file could not be read).
+    pub header: Vec<String>,
+    /// Data rows, as text, in file order.
+    pub rows: Vec<Vec<String>>,
+    /// The file line of each row (for error messages).
+    pub row_lines: Vec<usize>,
+    /// Where the table is described in `run.yaml`.
+    pub path_in_yaml: String,
+}
+
+impl Table {
+    /// The description of the column named `name`.
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|c| c.name == name)
+    }
+
+    /// The position of `name` in the CSV header.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.header.iter().position(|h| h == name)
+    }
+}
+
+/// Chart kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChartKind {
+    /// One bar per row.
+    Bar,
+    /// Bars grouped by x, one per series or y column.
+    GroupedBar,
+    /// Points joined by lines over a numeric x.
+    Line,
+    /// Points over a numeric x.
+    Scatter,
+}
+
+impl ChartKind {
+    /// The spelling used in records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChartKind::Bar => "bar",
+            ChartKind::GroupedBar => "grouped-bar",
+            ChartKind::Line => "line",
+            ChartKind::Scatter => "scatter",
+        }
+    }
+}
+
+/// A chart spec in `run.yaml`.
+#[derive(Debug, Clone)]
+pub struct ChartSpec {
+    /// Unique within the run.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Table file name.
+    pub table: String,
+    /// Kind (default `bar`).
+    pub kind: ChartKind,
+    /// X column.
+    pub x: String,
+    /// Y columns (at least one).
+    pub y: Vec<String>,
+    /// Column that splits rows into series.
+    pub series: Option<String>,
+    /// X axis title.
+    pub x_label: Option<String>,
+    /// Y axis title.
+    pub y_label: Option<String>,
+    /// Logarithmic x.
+    pub log_x: bool,
+    /// Logarithmic y.
+    pub log_y: bool,
+    /// Markdown caption.
+    pub caption: Option<String>,
+    /// Where the chart is described in `run.yaml` (`charts[0]`).
+    pub path_in_yaml: String,
+}
+
+/// One run: `data/runs/<id>/run.yaml` and its tables.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// Folder name.
+    pub id: String,
+    /// Path of `run.yaml` relative to the site root.
+    pub path: PathBuf,
+    /// What was measured.
+    pub title: String,
+    /// When.
+    pub date: Date,
+    /// What was measured on.
+    pub setups: Vec<Setup>,
+    /// Model served.
+    pub model: Option<String>,
+    /// GPU and count.
+    pub hardware: Option<String>,
+    /// Load client.
+    pub client: Option<String>,
+    /// API endpoint.
+    pub endpoint: Option<String>,
+    /// Raw data or report.
+    pub source: Option<String>,
+    /// Markdown notes.
+    pub notes: Option<String>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Charts.
+    pub charts: Vec<ChartSpec>,
+    /// Field positions.
+    pub spans: Spans,
+}
+
+impl Run {
+    /// The table stored in `file`.
+    pub fn table(&self, file: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.file == file)
+    }
+
+    /// The chart with id `id`.
+    pub fn chart(&self, id: &str) -> Option<&ChartSpec> {
+        self.charts.iter().find(|c| c.id == id)
+    }
+}

@@ -1,0 +1,173 @@
+//! The per-version state rule: what a finding says about one engine version.
+//!
+//! Precedence, first match wins: **affected** (listed), **clean** (listed),
+//! **fixed** (at or above `fixed_in`), **mitigated** (at or above
+//! `mitigated_in`), **in range** (untested, but at or above `introduced_in`
+//! or the lowest affected version, and below `fixed_in`; with no fix, any
+//! version from there up), otherwise **unknown**. Affected and clean are
+//! tested states; the rest are inferred, and pages show the difference.
+
+use crate::record::EngineEntry;
+use crate::version::Version;
+use serde::Serialize;
+
+/// The state of one engine version for one finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum State {
+    /// Tested, and the problem showed.
+    Affected,
+    /// Tested, and it did not show.
+    Clean,
+    /// At or above the release with the fix.
+    Fixed,
+    /// At or above the release whose defaults avoid it.
+    Mitigated,
+    /// Untested, but inside the range the problem is known to span.
+    InRange,
+    /// Nothing is known.
+    Unknown,
+}
+
+impl State {
+    /// Every state, in the order of the legend.
+    pub const ALL: [State; 6] = [
+        State::Affected,
+        State::InRange,
+        State::Mitigated,
+        State::Fixed,
+        State::Clean,
+        State::Unknown,
+    ];
+
+    /// The spelling used in URLs, CSS classes and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Affected => "affected",
+            State::Clean => "clean",
+            State::Fixed => "fixed",
+            State::Mitigated => "mitigated",
+            State::InRange => "in-range",
+            State::Unknown => "unknown",
+        }
+    }
+
+    /// The words shown to readers.
+    pub fn label(self) -> &'static str {
+        match self {
+            State::Affected => "affected",
+            State::Clean => "clean",
+            State::Fixed => "fixed",
+            State::Mitigated => "mitigated",
+            State::InRange => "in range",
+            State::Unknown => "unknown",
+        }
+    }
+
+    /// True for states that come from a test rather than an inference.
+    pub fn is_tested(self) -> bool {
+        matches!(self, State::Affected | State::Clean)
+    }
+}
+
+/// The state of `version` under one engine entry of a finding.
+pub fn state_of(entry: &EngineEntry, version: &Version) -> State {
+    if entry.affected.contains(version) {
+        return State::Affected;
+    }
+    if entry.clean.contains(version) {
+        return State::Clean;
+    }
+    if entry.fixed_in.as_ref().is_some_and(|f| version >= f) {
+        return State::Fixed;
+    }
+    if entry.mitigated_in.as_ref().is_some_and(|m| version >= m) {
+        return State::Mitigated;
+    }
+    let lowest = entry
+        .introduced_in
+        .as_ref()
+        .or_else(|| entry.affected.iter().min());
+    if let Some(low) = lowest {
+        let below_fix = entry.fixed_in.as_ref().is_none_or(|f| version < f);
+        if version >= low && below_fix {
+            return State::InRange;
+        }
+    }
+    State::Unknown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    fn entry(
+        affected: &[&str],
+        clean: &[&str],
+        introduced: Option<&str>,
+        fixed: Option<&str>,
+        mitigated: Option<&str>,
+    ) -> EngineEntry {
+        EngineEntry {
+            engine: "vllm".into(),
+            affected: affected.iter().map(|s| v(s)).collect(),
+            clean: clean.iter().map(|s| v(s)).collect(),
+            introduced_in: introduced.map(v),
+            fixed_in: fixed.map(v),
+            mitigated_in: mitigated.map(v),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn state_table() {
+        // The n-gram finding: affected on 0.28 and 0.30, fixed in 0.32.0.
+        let ngram = entry(&["0.28", "0.30"], &[], None, Some("0.32.0"), None);
+        // The MTP finding: affected on 0.28, default runner clean since 0.30.
+        let mtp = entry(&["0.28", "0.29"], &[], None, None, Some("0.30"));
+        // An open bug seen on 0.5.20 only.
+        let open = entry(&["0.5.20"], &[], None, None, None);
+        // A bug introduced in 1.3.0rc29 with a clean check on 1.3.0rc3.
+        let rc = entry(&[], &["1.3.0rc3"], Some("1.3.0rc29"), Some("1.4"), None);
+        let cases: &[(&EngineEntry, &str, State)] = &[
+            (&ngram, "0.28", State::Affected),
+            (&ngram, "0.28.0", State::Affected),
+            (&ngram, "0.29", State::InRange),
+            (&ngram, "0.30", State::Affected),
+            (&ngram, "0.31", State::InRange),
+            (&ngram, "0.32.0rc1", State::InRange),
+            (&ngram, "0.32.0", State::Fixed),
+            (&ngram, "0.32", State::Fixed),
+            (&ngram, "0.32.1", State::Fixed),
+            (&ngram, "0.27.1", State::Unknown),
+            (&mtp, "0.28", State::Affected),
+            (&mtp, "0.30", State::Mitigated),
+            (&mtp, "0.32.0", State::Mitigated),
+            (&mtp, "0.27.1", State::Unknown),
+            (&open, "0.5.20", State::Affected),
+            (&open, "0.5.21", State::InRange),
+            (&open, "0.5.2", State::Unknown),
+            (&rc, "1.3.0rc3", State::Clean),
+            (&rc, "1.3.0rc29", State::InRange),
+            (&rc, "1.3.0", State::InRange),
+            (&rc, "1.4.0", State::Fixed),
+            (&rc, "1.2", State::Unknown),
+        ];
+        for (e, ver, want) in cases {
+            assert_eq!(state_of(e, &v(ver)), *want, "version {ver}");
+        }
+    }
+
+    #[test]
+    fn listed_states_win_over_inferred_ones() {
+        // A regression listed as affected above fixed_in is reported as affected.
+        let e = entry(&["0.28", "0.33"], &["0.32.0"], None, Some("0.32.0"), None);
+        assert_eq!(state_of(&e, &v("0.33")), State::Affected);
+        assert_eq!(state_of(&e, &v("0.32.0")), State::Clean);
+        assert!(State::Affected.is_tested() && !State::InRange.is_tested());
+    }
+}
