@@ -12,15 +12,20 @@
 //!
 //! [`check`] and [`build`] run the stages for the CLI and for tests.
 
+pub mod chart;
 pub mod diagnostics;
 pub mod highlight;
 pub mod load;
 pub mod markdown;
+pub mod model;
 pub mod record;
+pub mod render;
 pub mod state;
+pub mod templates;
 pub mod urls;
 pub mod validate;
 pub mod version;
+pub mod write;
 
 use diagnostics::Diagnostics;
 use std::path::Path;
@@ -31,4 +36,113 @@ pub fn check(root: &Path) -> (load::Loaded, Diagnostics) {
     let mut diags = std::mem::take(&mut loaded.diagnostics);
     diags.extend(validate::validate(&loaded));
     (loaded, diags)
+}
+
+/// How to build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The site folder.
+    pub root: std::path::PathBuf,
+    /// Where the site goes (default `<root>/public`).
+    pub output: std::path::PathBuf,
+    /// Overrides `base_url` from `site.yaml`.
+    pub base_url: Option<String>,
+    /// Includes draft findings.
+    pub drafts: bool,
+}
+
+/// Why a build stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The records have errors; nothing was written.
+    #[error("the findings folder has errors")]
+    Invalid(Diagnostics),
+    /// A template could not be loaded.
+    #[error("{0}")]
+    Templates(String),
+    /// Rendering or writing failed; the previous output is untouched.
+    #[error(transparent)]
+    Render(#[from] render::RenderError),
+    /// The output folder could not be prepared or swapped.
+    #[error(transparent)]
+    Write(#[from] write::WriteError),
+}
+
+/// What a successful build did.
+#[derive(Debug, Clone)]
+pub struct BuildReport {
+    /// Counts of what was written.
+    pub counts: render::Counts,
+    /// Warnings found while checking.
+    pub warnings: Diagnostics,
+}
+
+/// Checks, models, renders and writes the site: what `findings build` does.
+/// On any error the previous output folder is left as it was.
+pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    let (loaded, diags) = check(&opts.root);
+    if diags.has_errors() {
+        return Err(BuildError::Invalid(diags));
+    }
+    let Some(mut site) = loaded.site else {
+        return Err(BuildError::Invalid(diags));
+    };
+    if let Some(base) = &opts.base_url {
+        site.base_url = if base.ends_with('/') {
+            base.clone()
+        } else {
+            format!("{base}/")
+        };
+    }
+    let templates = templates::Templates::load(&opts.root).map_err(BuildError::Templates)?;
+    let model = model::Model::build(site, loaded.findings, loaded.runs, opts.drafts);
+    let staging = write::Staging::new(&opts.output)?;
+    let result = render::render_site(&model, &templates, &staging).and_then(|counts| {
+        copy_static(&opts.root, &staging)
+            .map(|n| (counts, n))
+            .map_err(Into::into)
+    });
+    match result {
+        Ok((mut counts, n)) => {
+            counts.assets += n;
+            staging.swap()?;
+            Ok(BuildReport {
+                counts,
+                warnings: diags,
+            })
+        }
+        Err(e) => {
+            staging.discard();
+            Err(e.into())
+        }
+    }
+}
+
+/// Writes the built-in static files, then the site's own `static/` over them.
+fn copy_static(root: &Path, staging: &write::Staging) -> Result<usize, write::WriteError> {
+    let mut n = 0;
+    for (name, text) in templates::BUILTIN_STATIC {
+        staging.write(name, text.as_bytes())?;
+        n += 1;
+    }
+    let dir = root.join("static");
+    if dir.is_dir() {
+        for entry in walkdir::WalkDir::new(&dir)
+            .sort_by_file_name()
+            .into_iter()
+            .flatten()
+        {
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry.path().strip_prefix(&dir).unwrap_or(entry.path());
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if rel.split('/').any(|s| s.starts_with('.')) {
+                continue;
+            }
+            staging.copy(entry.path(), &rel)?;
+            n += 1;
+        }
+    }
+    Ok(n)
 }

@@ -1,0 +1,269 @@
+//! Stage 3, model: the site graph, computed once.
+//!
+//! Takes validated records and works out everything pages need to look up:
+//! which findings are listed (not withdrawn, not superseded, not drafts),
+//! each engine's sorted versions and the state of every finding at every
+//! version (the matrix), backlinks between findings, which findings cite
+//! each run, and the group, tag and model indexes. Templates read these;
+//! they never recompute them, so per-page work stays independent of the
+//! number of findings.
+
+use crate::markdown;
+use crate::record::*;
+use crate::state::{state_of, State};
+use crate::urls;
+use crate::version::Version;
+use std::collections::{BTreeMap, HashMap};
+
+/// One engine's versions and the state of every finding at each of them.
+#[derive(Debug, Clone)]
+pub struct EngineIndex {
+    /// Index into `site.engines`.
+    pub engine: usize,
+    /// Known versions, ascending, one per distinct version (spelled as in
+    /// `releases`, else as first seen).
+    pub versions: Vec<Version>,
+    /// Listed findings with an entry for this engine, by id.
+    pub findings: Vec<usize>,
+    /// `cells[k][j]`: the state of `findings[k]` at `versions[j]`.
+    pub cells: Vec<Vec<State>>,
+}
+
+/// A tag or model and the listed findings that carry it.
+#[derive(Debug, Clone)]
+pub struct Term {
+    /// As written in the first finding that uses it.
+    pub name: String,
+    /// URL segment.
+    pub slug: String,
+    /// Listed findings, by id.
+    pub findings: Vec<usize>,
+}
+
+/// A chart shown on a finding's page: (run index, chart index).
+pub type ChartRef = (usize, usize);
+
+/// The whole site, ready to render.
+#[derive(Debug)]
+pub struct Model {
+    /// `site.yaml`.
+    pub site: Site,
+    /// Every built finding (drafts only with `--drafts`), by id.
+    pub findings: Vec<Finding>,
+    /// Every run, by id.
+    pub runs: Vec<Run>,
+    /// Finding index by id.
+    pub by_id: HashMap<u32, usize>,
+    /// Run index by id.
+    pub run_by_id: HashMap<String, usize>,
+    /// Whether each finding appears in lists and counts.
+    pub listed: Vec<bool>,
+    /// For each finding, the findings that link to it (by id).
+    pub backlinks: Vec<Vec<usize>>,
+    /// For each run, the findings that cite it (by id).
+    pub citations: Vec<Vec<usize>>,
+    /// For each finding, the charts its page shows.
+    pub charts: Vec<Vec<ChartRef>>,
+    /// Per engine, in `site.yaml` order.
+    pub engines: Vec<EngineIndex>,
+    /// Per group, in `site.yaml` order: listed findings by id.
+    pub groups: Vec<Vec<usize>>,
+    /// Tags, by slug.
+    pub tags: BTreeMap<String, Term>,
+    /// Models, by slug.
+    pub models: BTreeMap<String, Term>,
+}
+
+impl Model {
+    /// Builds the model. `drafts` keeps draft findings.
+    pub fn build(site: Site, findings: Vec<Finding>, runs: Vec<Run>, drafts: bool) -> Model {
+        let mut findings: Vec<Finding> = findings
+            .into_iter()
+            .filter(|f| drafts || !f.draft)
+            .collect();
+        findings.sort_by_key(|f| f.id);
+        let mut runs = runs;
+        runs.sort_by(|a, b| a.id.cmp(&b.id));
+        let by_id: HashMap<u32, usize> = findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.id, i))
+            .collect();
+        let run_by_id: HashMap<String, usize> = runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.clone(), i))
+            .collect();
+        let listed: Vec<bool> = findings
+            .iter()
+            .map(|f| f.withdrawn.is_none() && f.superseded_by.is_none())
+            .collect();
+
+        // Backlinks from `links` and from body links, each source once per target.
+        let mut backlinks = vec![Vec::new(); findings.len()];
+        for (i, f) in findings.iter().enumerate() {
+            let body = markdown::scan(&f.body);
+            let mut targets: Vec<usize> = f
+                .links
+                .iter()
+                .map(|l| l.url.as_str())
+                .chain(body.links.iter().map(|l| l.url.as_str()))
+                .filter_map(|u| u.strip_prefix("finding:"))
+                .filter_map(|n| n.split('#').next()?.parse::<u32>().ok())
+                .filter_map(|id| by_id.get(&id).copied())
+                .filter(|&t| t != i)
+                .collect();
+            targets.sort_unstable();
+            targets.dedup();
+            for t in targets {
+                backlinks[t].push(i);
+            }
+        }
+
+        let mut citations = vec![Vec::new(); runs.len()];
+        let mut charts = Vec::with_capacity(findings.len());
+        for (i, f) in findings.iter().enumerate() {
+            let mut mine = Vec::new();
+            for r in &f.runs {
+                if let Some(&ri) = run_by_id.get(r) {
+                    if !citations[ri].contains(&i) {
+                        citations[ri].push(i);
+                    }
+                }
+            }
+            if f.charts.is_empty() {
+                for r in &f.runs {
+                    if let Some(&ri) = run_by_id.get(r) {
+                        mine.extend((0..runs[ri].charts.len()).map(|c| (ri, c)));
+                    }
+                }
+            } else {
+                for c in &f.charts {
+                    let Some((r, cid)) = c.split_once('/') else {
+                        continue;
+                    };
+                    if let Some(&ri) = run_by_id.get(r) {
+                        if let Some(ci) = runs[ri].charts.iter().position(|c| c.id == cid) {
+                            mine.push((ri, ci));
+                        }
+                    }
+                }
+            }
+            charts.push(mine);
+        }
+
+        let engines = site
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(ei, e)| engine_index(ei, e, &findings, &listed))
+            .collect();
+
+        let groups = site
+            .groups
+            .iter()
+            .map(|g| {
+                (0..findings.len())
+                    .filter(|&i| listed[i] && findings[i].group == g.id)
+                    .collect()
+            })
+            .collect();
+
+        let mut tags: BTreeMap<String, Term> = BTreeMap::new();
+        let mut models: BTreeMap<String, Term> = BTreeMap::new();
+        for (i, f) in findings.iter().enumerate() {
+            if !listed[i] {
+                continue;
+            }
+            for (names, index) in [(&f.tags, &mut tags), (&f.models, &mut models)] {
+                let mut seen = Vec::new();
+                for name in names {
+                    let slug = urls::segment(name);
+                    if seen.contains(&slug) {
+                        continue;
+                    }
+                    seen.push(slug.clone());
+                    index
+                        .entry(slug.clone())
+                        .or_insert_with(|| Term {
+                            name: name.clone(),
+                            slug,
+                            findings: Vec::new(),
+                        })
+                        .findings
+                        .push(i);
+                }
+            }
+        }
+
+        Model {
+            site,
+            findings,
+            runs,
+            by_id,
+            run_by_id,
+            listed,
+            backlinks,
+            citations,
+            charts,
+            engines,
+            groups,
+            tags,
+            models,
+        }
+    }
+
+    /// The finding with id `id`.
+    pub fn finding(&self, id: u32) -> Option<&Finding> {
+        self.by_id.get(&id).map(|&i| &self.findings[i])
+    }
+
+    /// Indexes of listed findings, by id.
+    pub fn listed(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.findings.len()).filter(|&i| self.listed[i])
+    }
+}
+
+fn engine_index(ei: usize, engine: &Engine, findings: &[Finding], listed: &[bool]) -> EngineIndex {
+    // Distinct versions: releases first (their spelling wins), then every
+    // version a finding mentions.
+    let mut versions: Vec<Version> = Vec::new();
+    let mut add = |v: &Version| {
+        if !versions.contains(v) {
+            versions.push(v.clone());
+        }
+    };
+    engine.releases.iter().for_each(&mut add);
+    let mut rows = Vec::new();
+    for (i, f) in findings.iter().enumerate() {
+        for e in f.engines.iter().filter(|e| e.engine == engine.id) {
+            e.affected
+                .iter()
+                .chain(&e.clean)
+                .chain(&e.introduced_in)
+                .chain(&e.fixed_in)
+                .chain(&e.mitigated_in)
+                .for_each(&mut add);
+            if listed[i] && !rows.contains(&i) {
+                rows.push(i);
+            }
+        }
+    }
+    versions.sort();
+    let cells = rows
+        .iter()
+        .map(|&i| {
+            let entry = findings[i].engines.iter().find(|e| e.engine == engine.id);
+            versions
+                .iter()
+                .map(|v| entry.map_or(State::Unknown, |e| state_of(e, v)))
+                .collect()
+        })
+        .collect();
+    EngineIndex {
+        engine: ei,
+        versions,
+        findings: rows,
+        cells,
+    }
+}

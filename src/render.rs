@@ -1,0 +1,871 @@
+//! Stage 4, render: the model → HTML pages, charts and assets.
+//!
+//! Three steps. First the per-item work that several pages share is done
+//! once, in parallel: each finding's Markdown is rendered and its list entry
+//! (a [`Card`]) built; every chart is drawn. Then the list of pages is
+//! made, each a template name, a path and a small context that holds only
+//! what that page shows (never the whole site). Last, pages render in
+//! parallel and go straight to the writer, so memory stays flat with size.
+//!
+//! Links inside pages are relative (`../../findings/x/`), so the site works
+//! under any sub-path and from disk; canonical and permanent URLs are
+//! absolute, from `base_url`.
+
+use crate::chart::{self, ChartInput};
+use crate::markdown::{self, ROOT};
+use crate::model::{EngineIndex, Model};
+use crate::record::*;
+use crate::state::State;
+use crate::templates::Templates;
+use crate::urls;
+use crate::write::{Staging, WriteError};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What went wrong while rendering.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A template failed (user templates can be wrong).
+    #[error("template {template} failed for page /{page}: {message}")]
+    Template {
+        /// Template name.
+        template: String,
+        /// Page path.
+        page: String,
+        /// Tera's explanation, with its causes.
+        message: String,
+    },
+    /// A chart could not be drawn.
+    #[error("{file}: chart \"{chart}\": {message}")]
+    Chart {
+        /// The run.yaml.
+        file: String,
+        /// Chart id.
+        chart: String,
+        /// Why.
+        message: String,
+    },
+    /// Writing failed.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+/// What a build produced, for the summary line.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Counts {
+    /// HTML pages, redirects included.
+    pub pages: usize,
+    /// Finding pages.
+    pub findings: usize,
+    /// Run pages.
+    pub runs: usize,
+    /// Charts drawn.
+    pub charts: usize,
+    /// Files copied or generated besides pages.
+    pub assets: usize,
+}
+
+// ---------------------------------------------------------------------------
+// View types: what templates see. Paths in them start with ROOT.
+
+/// A finding as it appears in lists.
+#[derive(Serialize, Clone)]
+struct Card {
+    id: u32,
+    label: String,
+    url: String,
+    title_html: String,
+    title_text: String,
+    advice: String,
+    status: &'static str,
+    status_note: Option<String>,
+    summary_html: String,
+    group: String,
+    engines: Vec<CardEngine>,
+}
+
+#[derive(Serialize, Clone)]
+struct CardEngine {
+    id: String,
+    name: String,
+    url: String,
+    versions: String,
+}
+
+#[derive(Serialize)]
+struct VersionLink {
+    version: String,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct FactsEngine {
+    id: String,
+    name: String,
+    url: String,
+    color: String,
+    affected: Vec<VersionLink>,
+    clean: Vec<VersionLink>,
+    introduced_in: Option<VersionLink>,
+    fixed_in: Option<VersionLink>,
+    mitigated_in: Option<VersionLink>,
+    note: Option<String>,
+}
+
+#[derive(Serialize, Clone)]
+struct NamedLink {
+    name: String,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct LinkView {
+    label: String,
+    url: String,
+    kind: Option<String>,
+    external: bool,
+}
+
+#[derive(Serialize, Clone)]
+struct ChartView {
+    id: String,
+    dom_id: String,
+    title: String,
+    svg: String,
+    summary: String,
+    caption_html: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    csv_url: String,
+    csv_name: String,
+    run_url: String,
+    run_title: String,
+}
+
+/// Everything about one finding, built once.
+struct Prepared {
+    card: Card,
+    body_html: String,
+    summary_text: String,
+    has_code: bool,
+}
+
+#[derive(Serialize)]
+struct SiteView<'a> {
+    title: &'a str,
+    description: Option<&'a str>,
+    base_url: &'a str,
+    engines: Vec<NamedLink>,
+}
+
+#[derive(Serialize)]
+struct PageView {
+    path: String,
+    canonical: String,
+    title: String,
+    description: String,
+    kind: &'static str,
+    has_code: bool,
+}
+
+/// A page to render: template, path, and its own context.
+struct Job {
+    template: &'static str,
+    page: PageView,
+    data: serde_json::Value,
+}
+
+// ---------------------------------------------------------------------------
+
+/// Renders every page of `model` into `staging`.
+pub fn render_site(
+    model: &Model,
+    templates: &Templates,
+    staging: &Staging,
+) -> Result<Counts, RenderError> {
+    let site = &model.site;
+    let engine_colors: BTreeMap<String, String> = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.color.clone()))
+        .collect();
+    let engine_names: BTreeMap<String, String> = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+
+    // Charts: every chart of every run, drawn once, in parallel.
+    let charts: Vec<Vec<ChartView>> = model
+        .runs
+        .par_iter()
+        .map(|run| {
+            run.charts
+                .iter()
+                .map(|spec| draw_chart(run, spec, &engine_colors, &engine_names))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<_, _>>()?;
+    let chart_count = charts.iter().map(Vec::len).sum();
+
+    // Findings: Markdown and cards, once each, in parallel.
+    let resolve = |u: &str| resolve_link(model, u);
+    let prepared: Vec<Prepared> = model
+        .findings
+        .par_iter()
+        .map(|f| prepare(model, f, &resolve))
+        .collect();
+
+    let site_view = SiteView {
+        title: &site.title,
+        description: site.description.as_deref(),
+        base_url: &site.base_url,
+        engines: site
+            .engines
+            .iter()
+            .map(|e| NamedLink {
+                name: e.name.clone(),
+                url: format!("{ROOT}{}", urls::engine(&e.id)),
+            })
+            .collect(),
+    };
+    let site_value = serde_json::to_value(&site_view).unwrap_or_default();
+
+    let jobs = jobs(model, &prepared, &charts, &resolve);
+    let pages = jobs.len();
+    jobs.into_par_iter().try_for_each(|job| {
+        let html = templates
+            .render(job.template, &site_value, &job.page, job.data)
+            .map_err(|message| RenderError::Template {
+                template: job.template.to_string(),
+                page: job.page.path.clone(),
+                message,
+            })?;
+        // The 404 page is served at any depth, so it links from the site's own address.
+        let root = if job.template == "404.html" {
+            model.site.base_url.clone()
+        } else {
+            urls::root_from(&job.page.path)
+        };
+        let html = relativize(&html, &root);
+        staging.write(&job.page.path, html.as_bytes())?;
+        Ok::<(), RenderError>(())
+    })?;
+
+    // Published run data: each CSV as it is.
+    let mut assets = 0;
+    for run in &model.runs {
+        for t in &run.tables {
+            let text = run_table_csv(t);
+            staging.write(&urls::run_file(&run.id, &t.file), text.as_bytes())?;
+            assets += 1;
+        }
+    }
+    let (light, dark) = crate::highlight::stylesheets();
+    staging.write("syntax-light.css", light.as_bytes())?;
+    staging.write("syntax-dark.css", dark.as_bytes())?;
+    assets += 2;
+
+    Ok(Counts {
+        pages,
+        findings: model.findings.len(),
+        runs: model.runs.len(),
+        charts: chart_count,
+        assets,
+    })
+}
+
+/// The CSV as the site publishes it: the loaded header and rows, so the
+/// published file is exactly what the charts and tables show.
+fn run_table_csv(t: &Table) -> String {
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    let _ = w.write_record(&t.header);
+    for r in &t.rows {
+        let _ = w.write_record(r);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Replaces the root marker in links with the page's relative root.
+fn relativize(html: &str, root: &str) -> String {
+    let root = if root.is_empty() { "./" } else { root };
+    html.replace(&format!("href=\"{ROOT}"), &format!("href=\"{root}"))
+        .replace(&format!("src=\"{ROOT}"), &format!("src=\"{root}"))
+        .replace(&format!("action=\"{ROOT}"), &format!("action=\"{root}"))
+        .replace(&format!("url={ROOT}"), &format!("url={root}"))
+}
+
+fn resolve_link(model: &Model, url: &str) -> Option<String> {
+    if let Some(rest) = url.strip_prefix("finding:") {
+        let (num, frag) = match rest.split_once('#') {
+            Some((n, f)) => (n, format!("#{f}")),
+            None => (rest, String::new()),
+        };
+        let f = model.finding(num.parse().ok()?)?;
+        Some(format!("{ROOT}{}{frag}", urls::finding(&f.slug)))
+    } else if let Some(id) = url.strip_prefix("run:") {
+        model.run_by_id.get(id)?;
+        Some(format!("{ROOT}{}", urls::run(id)))
+    } else if url.starts_with('/') && !url.starts_with("//") {
+        Some(format!("{ROOT}{}", url.trim_start_matches('/')))
+    } else {
+        None
+    }
+}
+
+fn draw_chart(
+    run: &Run,
+    spec: &ChartSpec,
+    colors: &BTreeMap<String, String>,
+    names: &BTreeMap<String, String>,
+) -> Result<ChartView, RenderError> {
+    let fail = |message: String| RenderError::Chart {
+        file: run.path.display().to_string(),
+        chart: spec.id.clone(),
+        message,
+    };
+    let table = run
+        .table(&spec.table)
+        .ok_or_else(|| fail(format!("no table \"{}\"", spec.table)))?;
+    let drawn = chart::render(&ChartInput {
+        spec,
+        table,
+        engine_colors: colors,
+        engine_names: names,
+    })
+    .map_err(|e| fail(e.to_string()))?;
+    let header = table
+        .header
+        .iter()
+        .map(|h| table.column(h).map_or_else(|| h.clone(), Column::label))
+        .collect();
+    Ok(ChartView {
+        id: spec.id.clone(),
+        dom_id: format!("chart-{}-{}", run.id, spec.id),
+        title: spec.title.clone(),
+        svg: drawn.svg,
+        summary: drawn.summary,
+        caption_html: spec
+            .caption
+            .as_deref()
+            .map(markdown::render_inline)
+            .unwrap_or_default(),
+        header,
+        rows: table.rows.clone(),
+        csv_url: format!("{ROOT}{}", urls::run_file(&run.id, &table.file)),
+        csv_name: table.file.clone(),
+        run_url: format!("{ROOT}{}", urls::run(&run.id)),
+        run_title: run.title.clone(),
+    })
+}
+
+fn version_text(e: &EngineEntry) -> String {
+    let mut parts: Vec<String> = e.affected.iter().map(|v| v.to_string()).collect();
+    if let Some(f) = &e.fixed_in {
+        parts.push(format!("fixed in {f}"));
+    } else if let Some(m) = &e.mitigated_in {
+        parts.push(format!("mitigated in {m}"));
+    }
+    parts.join(", ")
+}
+
+fn prepare(model: &Model, f: &Finding, resolve: markdown::Resolver<'_>) -> Prepared {
+    let body = markdown::render(&f.body, resolve);
+    let summary_md = f
+        .summary
+        .clone()
+        .unwrap_or_else(|| body.first_paragraph.clone());
+    let engines = f
+        .engines
+        .iter()
+        .filter_map(|e| {
+            let eng = model.site.engines.iter().find(|x| x.id == e.engine)?;
+            Some(CardEngine {
+                id: eng.id.clone(),
+                name: eng.name.clone(),
+                url: format!("{ROOT}{}", urls::engine(&eng.id)),
+                versions: version_text(e),
+            })
+        })
+        .collect();
+    let card = Card {
+        id: f.id,
+        label: format!("F{}", f.id),
+        url: format!("{ROOT}{}", urls::finding(&f.slug)),
+        title_html: markdown::render_inline(&f.title),
+        title_text: markdown::plain_text(&f.title),
+        advice: f.advice.clone(),
+        status: f.status.as_str(),
+        status_note: f.status_note.clone(),
+        summary_html: markdown::render_inline(&summary_md),
+        group: f.group.clone(),
+        engines,
+    };
+    Prepared {
+        summary_text: markdown::plain_text(&summary_md),
+        card,
+        body_html: body.html,
+        has_code: body.has_code,
+    }
+}
+
+fn page(
+    model: &Model,
+    path: String,
+    title: String,
+    description: String,
+    kind: &'static str,
+) -> PageView {
+    PageView {
+        canonical: format!("{}{}", model.site.base_url, path),
+        path,
+        title,
+        description,
+        kind,
+        has_code: false,
+    }
+}
+
+fn cards(prepared: &[Prepared], idx: &[usize]) -> Vec<Card> {
+    idx.iter().map(|&i| prepared[i].card.clone()).collect()
+}
+
+
+fn vlink(engine: &str, v: &crate::version::Version) -> VersionLink {
+    VersionLink {
+        version: v.to_string(),
+        url: format!("{ROOT}{}", urls::version(engine, v.as_str())),
+    }
+}
+
+/// Builds the list of every page of the site.
+fn jobs(
+    model: &Model,
+    prepared: &[Prepared],
+    charts: &[Vec<ChartView>],
+    resolve: markdown::Resolver<'_>,
+) -> Vec<Job> {
+    let site = &model.site;
+    let mut jobs = Vec::new();
+    let desc = site.description.clone().unwrap_or_default();
+
+    // Home.
+    let groups: Vec<serde_json::Value> = site
+        .groups
+        .iter()
+        .zip(&model.groups)
+        .map(|(g, idx)| {
+            serde_json::json!({
+                "id": g.id,
+                "title": g.title,
+                "url": format!("{ROOT}{}", urls::group(&g.id)),
+                "blurb_html": g.blurb.as_deref().map(|b| markdown::render(b, resolve).html).unwrap_or_default(),
+                "findings": cards(prepared, idx),
+            })
+        })
+        .collect();
+    let listed: Vec<usize> = model.listed().collect();
+    jobs.push(Job {
+        template: "index.html",
+        page: page(
+            model,
+            String::new(),
+            site.title.clone(),
+            desc.clone(),
+            "home",
+        ),
+        data: serde_json::json!({ "groups": groups, "count": listed.len() }),
+    });
+
+    // Findings, short URLs and aliases.
+    for (i, f) in model.findings.iter().enumerate() {
+        let p = &prepared[i];
+        let path = urls::finding(&f.slug);
+        let permalink = format!("{}{}", site.base_url, urls::short(f.id));
+        let title_text = &p.card.title_text;
+        let md_title = title_text.replace('[', "\\[").replace(']', "\\]");
+        let facts: Vec<FactsEngine> = f
+            .engines
+            .iter()
+            .filter_map(|e| {
+                let eng = site.engines.iter().find(|x| x.id == e.engine)?;
+                Some(FactsEngine {
+                    id: eng.id.clone(),
+                    name: eng.name.clone(),
+                    url: format!("{ROOT}{}", urls::engine(&eng.id)),
+                    color: eng.color.clone(),
+                    affected: e.affected.iter().map(|v| vlink(&eng.id, v)).collect(),
+                    clean: e.clean.iter().map(|v| vlink(&eng.id, v)).collect(),
+                    introduced_in: e.introduced_in.as_ref().map(|v| vlink(&eng.id, v)),
+                    fixed_in: e.fixed_in.as_ref().map(|v| vlink(&eng.id, v)),
+                    mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(&eng.id, v)),
+                    note: e.note.clone(),
+                })
+            })
+            .collect();
+        let finding_charts: Vec<ChartView> = model.charts[i]
+            .iter()
+            .map(|&(r, c)| charts[r][c].clone())
+            .collect();
+        let links: Vec<LinkView> = f
+            .links
+            .iter()
+            .map(|l| LinkView {
+                label: l.label.clone(),
+                url: resolve(&l.url).unwrap_or_else(|| l.url.clone()),
+                kind: l.kind.clone(),
+                external: l.url.starts_with("http"),
+            })
+            .collect();
+        let runs: Vec<NamedLink> = f
+            .runs
+            .iter()
+            .filter_map(|r| model.run_by_id.get(r))
+            .map(|&r| NamedLink {
+                name: model.runs[r].title.clone(),
+                url: format!("{ROOT}{}", urls::run(&model.runs[r].id)),
+            })
+            .collect();
+        let superseded = f
+            .superseded_by
+            .and_then(|s| model.by_id.get(&s))
+            .map(|&s| &prepared[s].card);
+        let mut pv = page(
+            model,
+            path.clone(),
+            format!("F{}: {}", f.id, title_text),
+            p.summary_text.clone(),
+            "finding",
+        );
+        pv.has_code = p.has_code;
+        jobs.push(Job {
+            template: "finding.html",
+            page: pv,
+            data: serde_json::json!({
+                "finding": p.card,
+                "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
+                "body_html": p.body_html,
+                "facts": facts,
+                "models": f.models.iter().map(|m| NamedLink { name: m.clone(), url: format!("{ROOT}{}", urls::model(m)) }).collect::<Vec<_>>(),
+                "hardware": f.hardware,
+                "tags": f.tags.iter().map(|t| NamedLink { name: t.clone(), url: format!("{ROOT}{}", urls::tag(t)) }).collect::<Vec<_>>(),
+                "found_by": f.found_by.as_str(),
+                "published": f.published.to_string(),
+                "published_long": f.published.long(),
+                "updated": f.updated.map(|d| d.to_string()),
+                "updated_long": f.updated.map(|d| d.long()),
+                "links": links,
+                "runs": runs,
+                "charts": finding_charts,
+                "backlinks": cards(prepared, &model.backlinks[i]),
+                "permalink": permalink,
+                "markdown_link": format!("[F{}: {}]({})", f.id, md_title, permalink),
+                "withdrawn": f.withdrawn.as_ref().map(|w| serde_json::json!({"date": w.date.to_string(), "date_long": w.date.long(), "reason": w.reason})),
+                "superseded_by": superseded,
+                "draft": f.draft,
+            }),
+        });
+        let target = format!("{ROOT}{path}");
+        jobs.push(redirect(
+            model,
+            urls::short(f.id),
+            &target,
+            &p.card.title_text,
+        ));
+        for a in &f.aliases {
+            jobs.push(redirect(
+                model,
+                crate::validate::alias_path(a),
+                &target,
+                &p.card.title_text,
+            ));
+        }
+    }
+
+    // Engines.
+    let engine_rows: Vec<serde_json::Value> = model
+        .engines
+        .iter()
+        .map(|ix| {
+            let e = &site.engines[ix.engine];
+            serde_json::json!({
+                "id": e.id, "name": e.name, "color": e.color, "repo": e.repo,
+                "url": format!("{ROOT}{}", urls::engine(&e.id)),
+                "count": ix.findings.len(),
+                "versions": ix.versions.iter().map(|v| vlink(&e.id, v)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    jobs.push(Job {
+        template: "engines.html",
+        page: page(
+            model,
+            urls::ENGINES.into(),
+            "Engines".into(),
+            format!("Findings by engine and version: {desc}"),
+            "engines",
+        ),
+        data: serde_json::json!({ "engines": engine_rows }),
+    });
+    let legend: Vec<serde_json::Value> = State::ALL
+        .iter()
+        .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
+        .collect();
+    for ix in &model.engines {
+        jobs.push(engine_page(model, prepared, ix, &legend));
+        for (j, v) in ix.versions.iter().enumerate() {
+            jobs.push(version_page(model, prepared, ix, j, v));
+        }
+    }
+
+    // Groups, tags, models.
+    for (g, idx) in site.groups.iter().zip(&model.groups) {
+        jobs.push(Job {
+            template: "list.html",
+            page: page(model, urls::group(&g.id), g.title.clone(), format!("{}: findings in this group", g.title), "group"),
+            data: serde_json::json!({
+                "heading": g.title, "kind_label": "Group",
+                "intro_html": g.blurb.as_deref().map(|b| markdown::render(b, resolve).html).unwrap_or_default(),
+                "findings": cards(prepared, idx),
+            }),
+        });
+    }
+    for (kind, label, index_path, terms, url_of) in [
+        (
+            "tag",
+            "Tag",
+            urls::TAGS,
+            &model.tags,
+            urls::tag as fn(&str) -> String,
+        ),
+        (
+            "model",
+            "Model",
+            urls::MODELS,
+            &model.models,
+            urls::model as fn(&str) -> String,
+        ),
+    ] {
+        let mut list = Vec::new();
+        for t in terms.values() {
+            list.push(serde_json::json!({"name": t.name, "url": format!("{ROOT}{}", url_of(&t.name)), "count": t.findings.len()}));
+            jobs.push(Job {
+                template: "list.html",
+                page: page(
+                    model,
+                    url_of(&t.name),
+                    format!("{label}: {}", t.name),
+                    format!("Findings about {}", t.name),
+                    kind,
+                ),
+                data: serde_json::json!({
+                    "heading": t.name, "kind_label": label, "intro_html": "",
+                    "findings": cards(prepared, &t.findings),
+                }),
+            });
+        }
+        let plural = if kind == "tag" { "Tags" } else { "Models" };
+        jobs.push(Job {
+            template: "terms.html",
+            page: page(
+                model,
+                index_path.into(),
+                plural.into(),
+                format!("{plural} of the findings"),
+                kind,
+            ),
+            data: serde_json::json!({ "heading": plural, "terms": list }),
+        });
+    }
+
+    // Runs.
+    let mut run_rows = Vec::new();
+    for (r, run) in model.runs.iter().enumerate() {
+        run_rows.push(serde_json::json!({
+            "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+            "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
+        }));
+        let setups: Vec<serde_json::Value> = run
+            .setups
+            .iter()
+            .map(|s| {
+                let eng = site.engines.iter().find(|e| e.id == s.engine);
+                serde_json::json!({
+                    "engine": eng.map_or(s.engine.as_str(), |e| e.name.as_str()),
+                    "url": eng.map(|e| format!("{ROOT}{}", urls::engine(&e.id))),
+                    "version": s.version,
+                    "version_url": match (eng, &s.version) { (Some(e), Some(v)) => Some(format!("{ROOT}{}", urls::version(&e.id, v))), _ => None },
+                    "flags": s.flags,
+                })
+            })
+            .collect();
+        let tables: Vec<serde_json::Value> = run
+            .tables
+            .iter()
+            .map(|t| serde_json::json!({
+                "file": t.file, "title": t.title,
+                "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
+                "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
+                "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), Column::label)).collect::<Vec<_>>(),
+                "rows": t.rows,
+            }))
+            .collect();
+        jobs.push(Job {
+            template: "run.html",
+            page: page(model, urls::run(&run.id), run.title.clone(), format!("Run data: {}", run.title), "run"),
+            data: serde_json::json!({
+                "run": {
+                    "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+                    "model": run.model, "hardware": run.hardware, "client": run.client, "endpoint": run.endpoint,
+                    "source": run.source,
+                    "notes_html": run.notes.as_deref().map(|n| markdown::render(n, resolve).html).unwrap_or_default(),
+                },
+                "setups": setups,
+                "tables": tables,
+                "charts": charts[r],
+                "cited_by": cards(prepared, &model.citations[r]),
+            }),
+        });
+    }
+    jobs.push(Job {
+        template: "runs.html",
+        page: page(
+            model,
+            urls::RUNS.into(),
+            "Runs".into(),
+            "The measurements behind the findings".into(),
+            "runs",
+        ),
+        data: serde_json::json!({ "runs": run_rows }),
+    });
+
+    jobs.push(Job {
+        template: "404.html",
+        page: page(
+            model,
+            "404.html".into(),
+            "Page not found".into(),
+            desc,
+            "404",
+        ),
+        data: serde_json::json!({}),
+    });
+    jobs
+}
+
+fn redirect(model: &Model, path: String, target: &str, title: &str) -> Job {
+    let canonical_target = format!("{}{}", model.site.base_url, target.trim_start_matches(ROOT));
+    let mut pv = page(
+        model,
+        path,
+        title.to_string(),
+        title.to_string(),
+        "redirect",
+    );
+    pv.canonical = canonical_target;
+    Job {
+        template: "redirect.html",
+        page: pv,
+        data: serde_json::json!({ "target": target }),
+    }
+}
+
+fn engine_page(
+    model: &Model,
+    prepared: &[Prepared],
+    ix: &EngineIndex,
+    legend: &[serde_json::Value],
+) -> Job {
+    let e = &model.site.engines[ix.engine];
+    let versions: Vec<VersionLink> = ix.versions.iter().map(|v| vlink(&e.id, v)).collect();
+    let rows: Vec<serde_json::Value> = ix
+        .findings
+        .iter()
+        .zip(&ix.cells)
+        .map(|(&i, cells)| {
+            let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
+            serde_json::json!({
+                "finding": prepared[i].card,
+                "note": entry.and_then(|x| x.note.clone()),
+                "cells": cells.iter().map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Job {
+        template: "engine.html",
+        page: page(
+            model,
+            urls::engine(&e.id),
+            format!("{}: findings by version", e.name),
+            format!("What is known to affect each {} version", e.name),
+            "engine",
+        ),
+        data: serde_json::json!({
+            "engine": {"id": e.id, "name": e.name, "color": e.color, "repo": e.repo},
+            "versions": versions,
+            "rows": rows,
+            "legend": legend,
+        }),
+    }
+}
+
+fn version_page(
+    model: &Model,
+    prepared: &[Prepared],
+    ix: &EngineIndex,
+    j: usize,
+    v: &crate::version::Version,
+) -> Job {
+    let e = &model.site.engines[ix.engine];
+    let mut by_state: BTreeMap<&str, Vec<serde_json::Value>> = BTreeMap::new();
+    for (k, &i) in ix.findings.iter().enumerate() {
+        let s = ix.cells[k][j];
+        if s == State::Unknown {
+            continue;
+        }
+        let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
+        by_state
+            .entry(s.as_str())
+            .or_default()
+            .push(serde_json::json!({
+                "finding": prepared[i].card,
+                "note": entry.and_then(|x| x.note.clone()),
+            }));
+    }
+    let sections: Vec<serde_json::Value> = [
+        (State::Affected, "Affected", "Tested on this version, and the problem showed."),
+        (State::InRange, "In range, untested", "Not tested on this version, but it lies inside the range the problem is known to span. Watch for it."),
+        (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
+        (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
+        (State::Clean, "Clean", "Tested on this version, and the problem did not show."),
+    ]
+    .iter()
+    .map(|(s, title, blurb)| serde_json::json!({
+        "state": s.as_str(), "title": title, "blurb": blurb, "tested": s.is_tested(),
+        "items": by_state.remove(s.as_str()).unwrap_or_default(),
+    }))
+    .collect();
+    let prev = j.checked_sub(1).map(|p| vlink(&e.id, &ix.versions[p]));
+    let next = ix.versions.get(j + 1).map(|n| vlink(&e.id, n));
+    let released = e.releases.contains(v);
+    Job {
+        template: "version.html",
+        page: page(
+            model,
+            urls::version(&e.id, v.as_str()),
+            format!("{} {}: what to watch for", e.name, v),
+            format!("Findings that affect {} {}", e.name, v),
+            "version",
+        ),
+        data: serde_json::json!({
+            "engine": {"id": e.id, "name": e.name, "color": e.color, "url": format!("{ROOT}{}", urls::engine(&e.id))},
+            "version": v.to_string(),
+            "listed_release": released,
+            "prerelease": v.is_prerelease(),
+            "sections": sections,
+            "prev": prev,
+            "next": next,
+        }),
+    }
+}

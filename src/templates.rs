@@ -1,0 +1,111 @@
+//! Templates: loaded once, from the site's `templates/` over the built-in set.
+//!
+//! The built-in templates are the files of this repository's `templates/`
+//! folder, compiled into the binary, so any folder builds without copying
+//! them. A site overrides one by putting a file of the same name in its own
+//! `templates/`; it may also add partials its overrides include.
+//! FIXME: tera 1.x reports render errors without template line numbers;
+//! tera 2 does, but its API and syntax changed. Revisit when moving.
+
+use serde::Serialize;
+use std::path::Path;
+use tera::{Context, Tera};
+
+/// The built-in templates, by name.
+const BUILTIN: &[(&str, &str)] = &[
+    ("base.html", include_str!("../templates/base.html")),
+    ("macros.html", include_str!("../templates/macros.html")),
+    ("index.html", include_str!("../templates/index.html")),
+    ("finding.html", include_str!("../templates/finding.html")),
+    ("engines.html", include_str!("../templates/engines.html")),
+    ("engine.html", include_str!("../templates/engine.html")),
+    ("version.html", include_str!("../templates/version.html")),
+    ("list.html", include_str!("../templates/list.html")),
+    ("terms.html", include_str!("../templates/terms.html")),
+    ("run.html", include_str!("../templates/run.html")),
+    ("runs.html", include_str!("../templates/runs.html")),
+    ("redirect.html", include_str!("../templates/redirect.html")),
+    ("404.html", include_str!("../templates/404.html")),
+];
+
+/// The built-in static files (CSS, JS), by name.
+pub const BUILTIN_STATIC: &[(&str, &str)] = &[
+    ("style.css", include_str!("../static/style.css")),
+    ("site.js", include_str!("../static/site.js")),
+];
+
+fn escape_html(s: &str) -> String {
+    crate::markdown::escape(s)
+}
+
+/// The parsed templates of a build.
+pub struct Templates {
+    tera: Tera,
+}
+
+/// Explains a tera error with all its causes on one line.
+fn explain(e: &tera::Error) -> String {
+    let mut msg = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        src = s.source();
+    }
+    msg
+}
+
+impl Templates {
+    /// Loads the built-in templates and the overrides in `root/templates`.
+    pub fn load(root: &Path) -> Result<Templates, String> {
+        let mut files: Vec<(String, String)> = BUILTIN
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        let dir = root.join("templates");
+        if dir.is_dir() {
+            for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+                let entry = entry.map_err(|e| format!("templates: {e}"))?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let name = entry
+                    .path()
+                    .strip_prefix(&dir)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if name.starts_with('.') || name.starts_with('_') {
+                    continue;
+                }
+                let text = std::fs::read_to_string(entry.path())
+                    .map_err(|e| format!("templates/{name}: {e}"))?;
+                files.retain(|(n, _)| *n != name);
+                files.push((name, text));
+            }
+        }
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".html"]);
+        // Tera's default also escapes '/', which makes every URL unreadable;
+        // escaping & < > " ' is what HTML text and quoted attributes need.
+        tera.set_escape_fn(escape_html);
+        tera.add_raw_templates(files)
+            .map_err(|e| format!("templates: {}", explain(&e)))?;
+        Ok(Templates { tera })
+    }
+
+    /// Renders template `name` for one page.
+    pub fn render(
+        &self,
+        name: &str,
+        site: &serde_json::Value,
+        page: &impl Serialize,
+        data: serde_json::Value,
+    ) -> Result<String, String> {
+        let mut ctx = Context::from_value(data).unwrap_or_default();
+        ctx.insert("site", site);
+        ctx.insert("page", page);
+        ctx.insert("root", crate::markdown::ROOT);
+        self.tera.render(name, &ctx).map_err(|e| explain(&e))
+    }
+}

@@ -1,0 +1,130 @@
+//! Stage 5, write: pages into a folder beside the output, then swapped in.
+//!
+//! A build never writes into the live output folder. It writes into a
+//! staging folder next to it (`.public.building`), and only when every page
+//! is written does it swap: the old site moves aside, the new one takes its
+//! name, the old one is removed. A failed or interrupted build leaves the
+//! previous site as it was; a stale staging folder from an interrupted run
+//! is removed at the start of the next.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A write that failed, with the path it was writing.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct WriteError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// What the system said.
+    #[source]
+    pub source: std::io::Error,
+}
+
+fn ctx(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
+    move |source| WriteError {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The staging folder of a build into `output`.
+#[derive(Debug)]
+pub struct Staging {
+    dir: PathBuf,
+    output: PathBuf,
+}
+
+fn sibling(output: &Path, suffix: &str) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "public".into());
+    output.with_file_name(format!(".{name}.{suffix}"))
+}
+
+impl Staging {
+    /// Creates a fresh, empty staging folder beside `output`.
+    pub fn new(output: &Path) -> Result<Staging, WriteError> {
+        let output = if output.is_absolute() {
+            output.to_path_buf()
+        } else {
+            std::env::current_dir().map_err(ctx(output))?.join(output)
+        };
+        if let Some(parent) = output.parent() {
+            std::fs::create_dir_all(parent).map_err(ctx(parent))?;
+        }
+        let dir = sibling(&output, "building");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(ctx(&dir))?;
+        }
+        let old = sibling(&output, "old");
+        if old.exists() {
+            std::fs::remove_dir_all(&old).map_err(ctx(&old))?;
+        }
+        std::fs::create_dir_all(&dir).map_err(ctx(&dir))?;
+        Ok(Staging { dir, output })
+    }
+
+    /// The staging folder itself.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes `bytes` to `rel` inside the staging folder. `rel` is a site
+    /// path: a folder path (`findings/x/`) means its `index.html`.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        let path = self.path_of(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(ctx(parent))?;
+        }
+        let file = std::fs::File::create(&path).map_err(ctx(&path))?;
+        let mut w = std::io::BufWriter::new(file);
+        w.write_all(bytes).map_err(ctx(&path))?;
+        w.flush().map_err(ctx(&path))?;
+        Ok(())
+    }
+
+    /// Copies a file into the staging folder.
+    pub fn copy(&self, from: &Path, rel: &str) -> Result<(), WriteError> {
+        let to = self.path_of(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(ctx(parent))?;
+        }
+        std::fs::copy(from, &to).map_err(ctx(&to))?;
+        Ok(())
+    }
+
+    fn path_of(&self, rel: &str) -> PathBuf {
+        let mut p = self.dir.join(rel.trim_start_matches('/'));
+        if rel.is_empty() || rel.ends_with('/') {
+            p.push("index.html");
+        }
+        p
+    }
+
+    /// Puts the finished site in place of the output folder.
+    pub fn swap(self) -> Result<(), WriteError> {
+        let old = sibling(&self.output, "old");
+        let had_old = self.output.exists();
+        if had_old {
+            std::fs::rename(&self.output, &old).map_err(ctx(&self.output))?;
+        }
+        if let Err(e) = std::fs::rename(&self.dir, &self.output) {
+            if had_old {
+                // Put the previous site back before reporting.
+                let _ = std::fs::rename(&old, &self.output);
+            }
+            return Err(ctx(&self.output)(e));
+        }
+        if had_old {
+            std::fs::remove_dir_all(&old).map_err(ctx(&old))?;
+        }
+        Ok(())
+    }
+
+    /// Removes the staging folder after a failed build.
+    pub fn discard(self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
