@@ -89,11 +89,11 @@ fn main() -> ExitCode {
                     print_diagnostics(&report.warnings.sorted(), format);
                     let c = report.counts;
                     eprintln!(
-                        "build: {} ({} findings, {} runs, {} charts) and {} into {} in {} ms{}",
+                        "build: {} ({}, {}, {}) and {} into {} in {} ms{}",
                         plural(c.pages, "page", "pages"),
-                        c.findings,
-                        c.runs,
-                        c.charts,
+                        plural(c.findings, "finding", "findings"),
+                        plural(c.runs, "run", "runs"),
+                        plural(c.charts, "chart", "charts"),
                         plural(c.assets, "file", "files"),
                         opts.output.display(),
                         start.elapsed().as_millis(),

@@ -431,7 +431,6 @@ fn cards(prepared: &[Prepared], idx: &[usize]) -> Vec<Card> {
     idx.iter().map(|&i| prepared[i].card.clone()).collect()
 }
 
-
 fn vlink(engine: &str, v: &crate::version::Version) -> VersionLink {
     VersionLink {
         version: v.to_string(),

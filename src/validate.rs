@@ -22,6 +22,9 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     check_site(site, &mut diags);
     let runs: HashMap<&str, &Run> = loaded.runs.iter().map(|r| (r.id.as_str(), r)).collect();
     let ids: HashMap<u32, &Finding> = first_by_id(&loaded.findings);
+    // Records with errors of their own still exist: references to them are fine.
+    let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
+    let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
     let facts: HashMap<u32, markdown::BodyFacts> = loaded
         .findings
         .iter()
@@ -34,6 +37,8 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         ids: &ids,
         facts: &facts,
         paths: &paths,
+        broken_ids: &broken_ids,
+        broken_runs: &broken_runs,
     };
 
     let mut seen_ids: HashMap<u32, &Finding> = HashMap::new();
@@ -65,6 +70,18 @@ struct Ctx<'a> {
     ids: &'a HashMap<u32, &'a Finding>,
     facts: &'a HashMap<u32, markdown::BodyFacts>,
     paths: &'a HashSet<String>,
+    broken_ids: &'a HashSet<u32>,
+    broken_runs: &'a HashSet<&'a str>,
+}
+
+impl Ctx<'_> {
+    fn finding_exists(&self, id: u32) -> bool {
+        self.ids.contains_key(&id) || self.broken_ids.contains(&id)
+    }
+
+    fn run_exists(&self, id: &str) -> bool {
+        self.runs.contains_key(id) || self.broken_runs.contains(id)
+    }
 }
 
 fn first_by_id(findings: &[Finding]) -> HashMap<u32, &Finding> {
@@ -221,12 +238,12 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
     if let Some(s) = f.superseded_by {
         if s == f.id {
             diags.push(err(f, "superseded_by", "a finding cannot supersede itself"));
-        } else if !ctx.ids.contains_key(&s) {
+        } else if !ctx.finding_exists(s) {
             diags.push(err(f, "superseded_by", format!("no finding has id {s}")));
         }
     }
     for (i, r) in f.runs.iter().enumerate() {
-        if !ctx.runs.contains_key(r.as_str()) {
+        if !ctx.run_exists(r) {
             let known: Vec<&str> = ctx.runs.keys().copied().collect();
             diags.push(
                 err(
@@ -249,6 +266,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
             continue;
         };
         match ctx.runs.get(run_id) {
+            None if ctx.broken_runs.contains(run_id) => {}
             None => diags.push(err(f, &p, format!("run \"{run_id}\" does not exist"))),
             Some(run) if run.chart(chart_id).is_none() => {
                 let ids: Vec<&str> = run.charts.iter().map(|c| c.id.as_str()).collect();
@@ -375,7 +393,7 @@ fn check_internal(ctx: &Ctx<'_>, u: &str) -> Option<String> {
             return Some(format!("\"{u}\" does not name a finding number"));
         };
         let Some(target) = ctx.ids.get(&id) else {
-            return Some(format!("no finding has id {id}"));
+            return (!ctx.finding_exists(id)).then(|| format!("no finding has id {id}"));
         };
         if let Some(frag) = frag {
             if !ctx.facts[&target.id].heading_ids.iter().any(|h| h == frag) {
@@ -386,7 +404,7 @@ fn check_internal(ctx: &Ctx<'_>, u: &str) -> Option<String> {
         }
         None
     } else if let Some(id) = u.strip_prefix("run:") {
-        (!ctx.runs.contains_key(id)).then(|| format!("run \"{id}\" does not exist"))
+        (!ctx.run_exists(id)).then(|| format!("run \"{id}\" does not exist"))
     } else {
         None
     }

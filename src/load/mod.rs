@@ -34,6 +34,11 @@ pub struct Loaded {
     pub findings: Vec<Finding>,
     /// Runs that parsed, in id order.
     pub runs: Vec<Run>,
+    /// Ids of findings whose file has errors, so that references to them
+    /// are not reported a second time as "does not exist".
+    pub broken_findings: Vec<u32>,
+    /// Ids of runs whose `run.yaml` has errors (same reason).
+    pub broken_runs: Vec<String>,
     /// Problems found while reading.
     pub diagnostics: Diagnostics,
 }
@@ -115,7 +120,7 @@ pub fn load(root: &Path) -> Loaded {
         .collect::<Vec<_>>();
     let run_dirs = list_dir(root, "data/runs", true, &mut diags);
 
-    let findings: Vec<(Option<Finding>, Diagnostics)> = finding_files
+    let findings: Vec<(Result<Finding, Option<u32>>, Diagnostics)> = finding_files
         .par_iter()
         .map(|rel| {
             let mut d = Diagnostics::new();
@@ -123,14 +128,17 @@ pub fn load(root: &Path) -> Loaded {
                 Ok(text) => parse_finding(rel, &text, &mut d),
                 Err(e) => {
                     d.push(e);
-                    None
+                    Err(None)
                 }
             };
             (f, d)
         })
         .collect();
     for (f, d) in findings {
-        out.findings.extend(f);
+        match f {
+            Ok(f) => out.findings.push(f),
+            Err(id) => out.broken_findings.extend(id),
+        }
         diags.extend(d);
     }
 
@@ -142,8 +150,13 @@ pub fn load(root: &Path) -> Loaded {
             (r, d)
         })
         .collect();
-    for (r, d) in runs {
-        out.runs.extend(r);
+    for ((r, d), dir) in runs.into_iter().zip(&run_dirs) {
+        match r {
+            Some(r) => out.runs.push(r),
+            None => out
+                .broken_runs
+                .extend(dir.file_name().map(|n| n.to_string_lossy().to_string())),
+        }
         diags.extend(d);
     }
     out.diagnostics = diags;
@@ -454,16 +467,20 @@ fn split_front_matter<'t>(
     None
 }
 
-fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Finding> {
-    let slug = file.file_stem()?.to_string_lossy().to_string();
+/// Reads one finding. On failure returns its id if that much could be read.
+fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Finding, Option<u32>> {
+    let slug = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
     if !is_slug(&slug) {
         diags.push(
             Diagnostic::error(file, Span::default(), format!("\"{slug}\" is not a valid file name for a finding"))
                 .hint("name findings with lowercase letters a-z, digits and '-', e.g. findings/kv-cache-size.md"),
         );
     }
-    let (front, body, body_line) = split_front_matter(file, text, diags)?;
-    let (value, spans, raw) = parse_yaml(file, front, 2, diags)?;
+    let (front, body, body_line) = split_front_matter(file, text, diags).ok_or(None)?;
+    let (value, spans, raw) = parse_yaml(file, front, 2, diags).ok_or(None)?;
     let mut doc = Doc {
         file,
         spans: &spans,
@@ -472,10 +489,11 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Fin
     };
     if value.is_null() {
         doc.error("", "the front matter is empty");
-        return None;
+        return Err(None);
     }
-    let obj = doc.object(&value, "", FINDING_FIELDS)?;
+    let obj = doc.object(&value, "", FINDING_FIELDS).ok_or(None)?;
     let id = doc.req_positive_int(obj, "id");
+    let fail = || id;
     let title = doc.req_string(obj, "title");
     let group = doc.req_string(obj, "group");
     let advice = doc.req_string(obj, "advice");
@@ -567,17 +585,17 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Fin
         .get(obj, "superseded_by")
         .and_then(|v| doc.positive_int(v, "superseded_by"));
 
-    Some(Finding {
+    Ok(Finding {
         path: file.to_path_buf(),
         slug,
-        id: id?,
-        title: title?,
-        group: group?,
-        advice: advice?,
-        status: status?,
+        id: id.ok_or_else(fail)?,
+        title: title.ok_or_else(fail)?,
+        group: group.ok_or_else(fail)?,
+        advice: advice.ok_or_else(fail)?,
+        status: status.ok_or_else(fail)?,
         status_note,
         summary,
-        published: published?,
+        published: published.ok_or_else(fail)?,
         updated,
         found_by,
         engines,
@@ -918,6 +936,7 @@ fn read_csv(
             );
         }
     }
+    let mut data_records = 0;
     for rec in records {
         let rec = match rec {
             Ok(r) => r,
@@ -935,6 +954,7 @@ fn read_csv(
         if rec.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
+        data_records += 1;
         if table.rows.len() >= MAX_TABLE_ROWS {
             diags.push(Diagnostic::error(
                 &rel,
@@ -974,7 +994,7 @@ fn read_csv(
         table.rows.push(row);
         table.row_lines.push(line);
     }
-    if table.rows.is_empty() {
+    if data_records == 0 {
         diags.push(
             Diagnostic::error(&rel, Span::new(1, 1), "the table has a header but no rows")
                 .hint("add one row per measured point"),

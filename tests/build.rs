@@ -1,0 +1,388 @@
+//! `findings build`: what a reader sees on the built pages, redirects,
+//! determinism, and that a failed build leaves the previous site alone.
+
+mod common;
+use common::{run_in, tree, Site};
+
+/// Builds `site` into `<site>/public` and returns the output folder.
+fn build(site: &Site) -> std::path::PathBuf {
+    let out = site.run(&["build"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    site.path("public")
+}
+
+fn page(out: &std::path::Path, rel: &str) -> String {
+    std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The text of an HTML fragment as a reader sees it: tags removed, block
+/// boundaries as spaces, spaces folded.
+fn text(html: &str) -> String {
+    const INLINE: &[&str] = &["a", "span", "code", "em", "strong", "time", "abbr", "label"];
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find('>').map_or(rest.len(), |j| i + j + 1);
+        let tag = rest[i + 1..end].trim_start_matches('/');
+        let name: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if !INLINE.contains(&name.as_str()) {
+            out.push(' ');
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    let out = out
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The HTML of the element that starts at the first match of `start`.
+fn section<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let i = html
+        .find(start)
+        .unwrap_or_else(|| panic!("{start} not found"));
+    let j = html[i..].find(end).map_or(html.len(), |j| i + j);
+    &html[i..j]
+}
+
+#[test]
+fn summary_line_counts_pages_and_time() {
+    let site = Site::copy_of("minimal");
+    let out = site.run(&["build"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = out.stderr.trim();
+    assert!(
+        line.starts_with("build: 26 pages (3 findings, 1 run, 2 charts) and "),
+        "{line}"
+    );
+    assert!(line.ends_with(" ms"), "{line}");
+}
+
+#[test]
+fn home_lists_groups_in_site_order_without_withdrawn_or_drafts() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    let home = page(&out, "index.html");
+    let speed = home.find("id=\"speed\"").unwrap();
+    let answers = home.find("id=\"answers\"").unwrap();
+    assert!(speed < answers, "groups follow site.yaml order");
+    let t = text(&home);
+    assert!(
+        t.contains("F7 The cache size changed between starts"),
+        "{t}"
+    );
+    assert!(t.contains("Pin the cache size"));
+    assert!(t.contains("open Seen on two releases"));
+    assert!(t.contains("vLLM 0.28, 0.30"));
+    assert!(t.contains("F9 Answers changed under speculation"));
+    assert!(t.contains("Fixed in 0.32.0; before that, replies changed."));
+    assert!(
+        !t.contains("An old claim"),
+        "withdrawn findings leave lists"
+    );
+    assert!(!t.contains("A draft"), "drafts are left out");
+    assert!(!out.join("findings/draft-idea").exists());
+}
+
+#[test]
+fn finding_page_shows_facts_body_and_link_box() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    let html = page(&out, "findings/cache-size/index.html");
+    assert!(html
+        .contains("<title>F7: The cache size changed between starts · Fixture findings</title>"));
+    assert!(html.contains(
+        "<h1 id=\"finding-title\">The cache size <code>changed</code> between starts</h1>"
+    ));
+    let facts = text(section(&html, "<aside class=\"facts\"", "</aside>"));
+    for want in [
+        "vLLM",
+        "affected 0.28, 0.30",
+        "V1 runner only",
+        "Qwen3-8B",
+        "RTX 5090",
+        "Found by us",
+        "17 August 2026",
+        "1 September 2026",
+        "kv-cache",
+    ] {
+        assert!(facts.contains(want), "facts box lacks {want:?}: {facts}");
+    }
+    // The "What to do" section is set apart.
+    let wtd = section(&html, "<section class=\"what-to-do\"", "</section>");
+    assert!(text(wtd).contains("Set the cache size explicitly."));
+    // finding: and run: links are site links, relative to the page.
+    assert!(html.contains("href=\"../../runs/cache-sweep/\">the sweep</a>"));
+    assert!(html.contains("href=\"../../findings/wrong-answers/#details\">the other finding</a>"));
+    // Headings carry ids and visible self-links.
+    assert!(html
+        .contains("<h2 id=\"what-we-saw\">What we saw <a class=\"anchor\" href=\"#what-we-saw\""));
+    // Code is highlighted with classes, not inline colours.
+    assert!(html.contains("<pre class=\"code\" data-lang=\"bash\">"));
+    assert!(html.contains("class=\"hl-"));
+    assert!(!html.contains("style=\"color"));
+    // The link box: permanent URL and the Markdown for a GitHub issue.
+    assert!(html.contains("https://example.org/sub/f/7/"));
+    assert!(html.contains(
+        "value=\"[F7: The cache size changed between starts](https://example.org/sub/f/7/)\""
+    ));
+    assert!(
+        !html.contains("[#7"),
+        "never #7, which GitHub turns into an issue link"
+    );
+    // Backlinks: F9 links here.
+    let back = text(section(&html, "class=\"backlinks\"", "</section>"));
+    assert!(
+        back.contains("F9 Answers changed under speculation"),
+        "{back}"
+    );
+    // Charts of its runs, with their data.
+    assert!(html.contains("<figure class=\"chart\" id=\"chart-cache-sweep-cache\""));
+    assert!(html.contains("<td>51079</td>"));
+    assert!(html.contains("href=\"../../runs/cache-sweep/starts.csv\""));
+}
+
+#[test]
+fn withdrawn_and_superseded_pages_keep_a_banner() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    let t = text(&page(&out, "findings/old-claim/index.html"));
+    assert!(
+        t.contains("Withdrawn on 20 August 2026. The measurement was wrong."),
+        "{t}"
+    );
+    assert!(t.contains("Superseded. A newer finding replaces this one: F7: The cache size changed between starts."), "{t}");
+}
+
+#[test]
+fn short_urls_and_aliases_redirect() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    let short = page(&out, "f/7/index.html");
+    assert!(short
+        .contains("<meta http-equiv=\"refresh\" content=\"0; url=../../findings/cache-size/\">"));
+    assert!(short.contains(
+        "<link rel=\"canonical\" href=\"https://example.org/sub/findings/cache-size/\">"
+    ));
+    let alias = page(&out, "old/cache/index.html");
+    assert!(alias.contains("url=../../findings/cache-size/"));
+}
+
+#[test]
+fn engine_matrix_and_version_pages() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    let html = page(&out, "engines/vllm/index.html");
+    // Versions in order, releases and versions seen in records merged.
+    let head = text(section(&html, "<thead>", "</thead>"));
+    assert_eq!(head, "Finding 0.28 0.29 0.30 0.32.0");
+    let row = |label: &str| {
+        let i = html
+            .find(&format!("<span class=\"fid\">{label}</span>"))
+            .unwrap();
+        let j = html[i..].find("</tr>").unwrap();
+        html[i..i + j]
+            .match_indices("class=\"state state-")
+            .map(|(k, _)| {
+                let rest = &html[i + k + 19..];
+                rest[..rest.find('"').unwrap()].to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        row("F7"),
+        [
+            "affected tested",
+            "in-range inferred",
+            "affected tested",
+            "in-range inferred"
+        ]
+    );
+    assert_eq!(
+        row("F9"),
+        [
+            "affected tested",
+            "in-range inferred",
+            "in-range inferred",
+            "fixed inferred"
+        ]
+    );
+    assert!(
+        !html.contains(">F3<"),
+        "withdrawn findings leave the matrix"
+    );
+
+    let v = text(&page(&out, "engines/vllm/0.29/index.html"));
+    assert!(v.contains("vLLM 0.29: what to watch for"));
+    let affected = v.find("Affected").unwrap();
+    let in_range = v.find("In range, untested").unwrap();
+    let f7 = v.find("F7 The cache size").unwrap();
+    assert!(
+        affected < in_range && in_range < f7,
+        "0.29 is untested for F7: {v}"
+    );
+    let fixed = text(&page(&out, "engines/vllm/0.32.0/index.html"));
+    let i = fixed.find("Fixed before this version").unwrap();
+    assert!(fixed[i..].contains("F9 Answers changed under speculation"));
+    let sglang = text(&page(&out, "engines/sglang/0.5.20/index.html"));
+    let i = sglang.find("Clean").unwrap();
+    assert!(sglang[i..].contains("F9"));
+}
+
+#[test]
+fn group_tag_model_and_run_pages() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    let g = text(&page(&out, "groups/speed/index.html"));
+    assert!(g.contains("Things that are slow.") && g.contains("F7") && !g.contains("An old claim"));
+    let t = text(&page(&out, "tags/kv-cache/index.html"));
+    assert!(
+        t.contains("2 findings") && t.contains("F7") && t.contains("F9"),
+        "{t}"
+    );
+    let m = text(&page(&out, "models/qwen3-8b/index.html"));
+    assert!(m.contains("F7"));
+    let r = text(&page(&out, "runs/cache-sweep/index.html"));
+    for want in [
+        "Cache size per start",
+        "17 August 2026",
+        "vLLM 0.30",
+        "--max-num-seqs 16",
+        "RTX 5090",
+        "vllm bench serve",
+        "cache (tokens)",
+        "94448",
+        "F7 The cache size",
+    ] {
+        assert!(r.contains(want), "run page lacks {want:?}: {r}");
+    }
+    assert_eq!(
+        page(&out, "runs/cache-sweep/starts.csv"),
+        "start,engine,cache,peak\ncompiled,vllm,51079,266\nloaded,vllm,94448,407\n"
+    );
+    assert!(out.join("404.html").exists());
+}
+
+#[test]
+fn drafts_flag_and_base_url_override() {
+    let site = Site::copy_of("minimal");
+    let out = site.run(&[
+        "build",
+        "--drafts",
+        "--base-url",
+        "https://mirror.example/x",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = page(&site.path("public"), "findings/draft-idea/index.html");
+    assert!(html.contains("https://mirror.example/x/f/12/"));
+    assert!(html.contains("Draft."));
+}
+
+#[test]
+fn building_twice_gives_identical_bytes() {
+    let site = Site::copy_of("minimal");
+    let first = tree(&build(&site));
+    let second = tree(&build(&site));
+    assert_eq!(first.len(), second.len());
+    for (a, b) in first.iter().zip(&second) {
+        assert!(a == b, "{} differs between builds", a.0);
+    }
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_site_untouched() {
+    let site = Site::copy_of("minimal");
+    let before = tree(&build(&site));
+    site.edit("findings/cache-size.md", "group: speed", "group: nope");
+    let out = site.run(&["build"]);
+    assert_eq!(out.code, 1);
+    assert!(out
+        .stderr
+        .contains("findings/cache-size.md:4:1: error: `group`: unknown group \"nope\""));
+    assert!(
+        out.stderr
+            .ends_with("build: stopped, 1 error; nothing was written\n"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(tree(&site.path("public")), before);
+    // No staging folders are left beside the output.
+    let leftovers: Vec<_> = std::fs::read_dir(site.root())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".public"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn a_template_error_leaves_the_previous_site_untouched() {
+    let site = Site::copy_of("minimal");
+    let before = tree(&build(&site));
+    site.write(
+        "templates/list.html",
+        "{% extends \"base.html\" %}{% block main %}{{ nothing.here }}{% endblock main %}",
+    );
+    let out = site.run(&["build"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("error: template list.html failed for page /groups/"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(tree(&site.path("public")), before);
+}
+
+#[test]
+fn the_bundled_site_builds_with_the_known_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("public");
+    let out = run_in(
+        &common::bundled(),
+        &["build", "--output", out_dir.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let home = text(&page(&out_dir, "index.html"));
+    let order: Vec<usize> = [
+        "Answers that changed",
+        "Speed that a benchmark does not show",
+        "Starting and stopping the server",
+        "What the server reports",
+    ]
+    .iter()
+    .map(|g| home.find(g).unwrap_or_else(|| panic!("{g}")))
+    .collect();
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "groups in site.yaml order"
+    );
+    let vllm = page(&out_dir, "engines/vllm/index.html");
+    let head = text(section(&vllm, "<thead>", "</thead>"));
+    let versions: Vec<&str> = head.split(' ').skip(1).collect();
+    let cell = |label: &str, version: &str| {
+        let col = versions.iter().position(|v| *v == version).unwrap();
+        let i = vllm
+            .find(&format!("<span class=\"fid\">{label}</span>"))
+            .unwrap();
+        let row = &vllm[i..i + vllm[i..].find("</tr>").unwrap()];
+        let (k, _) = row.match_indices("class=\"state state-").nth(col).unwrap();
+        let rest = &row[k + 19..];
+        rest[..rest.find(' ').unwrap()].to_string()
+    };
+    assert_eq!(cell("F1", "0.28"), "affected", "MTP finding on 0.28");
+    assert_eq!(cell("F2", "0.32.0"), "fixed", "n-gram finding on 0.32.0");
+    let f7 = page(
+        &out_dir,
+        "findings/vllm-engine-core-survives-server-kill/index.html",
+    );
+    assert!(f7.contains("[F7: Stopping the server left the engine holding the GPU](https://example.org/findings/f/7/)"));
+}
