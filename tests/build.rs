@@ -1,5 +1,6 @@
 //! `findings build`: what a reader sees on the built pages, redirects,
 //! determinism, and that a failed build leaves the previous site alone.
+#![allow(missing_docs)]
 
 mod common;
 use common::{run_in, tree, Site};

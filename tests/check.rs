@@ -1,5 +1,6 @@
 //! `findings check`: one broken fixture per validation rule, with the exact
 //! diagnostic a person sees (file, line, column, field, message, hint).
+#![allow(missing_docs)]
 
 mod common;
 use common::Site;

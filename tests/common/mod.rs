@@ -1,5 +1,5 @@
 //! Test helpers: copy a fixture site into a temp folder, edit it, run the real CLI.
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub, missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
