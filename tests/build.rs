@@ -387,3 +387,97 @@ fn the_bundled_site_builds_with_the_known_states() {
     );
     assert!(f7.contains("[F7: Stopping the server left the engine holding the GPU](https://example.org/findings/f/7/)"));
 }
+
+/// Every `href`/`src` value in `html`.
+fn links(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        for (i, _) in html.match_indices(attr) {
+            let rest = &html[i + attr.len()..];
+            out.push(rest[..rest.find('"').unwrap_or(0)].replace("&amp;", "&"));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_internal_link_and_fragment_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("public");
+    let out = run_in(
+        &common::bundled(),
+        &["build", "--output", out_dir.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let files = tree(&out_dir);
+    let html: std::collections::HashMap<String, String> = files
+        .iter()
+        .filter(|(p, _)| p.ends_with(".html"))
+        .map(|(p, b)| (p.clone(), String::from_utf8(b.clone()).unwrap()))
+        .collect();
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for (path, text) in &html {
+        if path == "404.html" {
+            continue; // links from the site's absolute address, checked by the base_url test
+        }
+        for link in links(text) {
+            if link.starts_with("http://")
+                || link.starts_with("https://")
+                || link.starts_with("mailto:")
+            {
+                continue;
+            }
+            checked += 1;
+            let (target, frag) = match link.split_once('#') {
+                Some((t, f)) => (t.to_string(), Some(f.to_string())),
+                None => (link.clone(), None),
+            };
+            let base = std::path::Path::new(path).parent().unwrap().to_path_buf();
+            let mut resolved = base.join(&target);
+            // Normalise `..` and `.` without touching the disk.
+            let mut parts: Vec<String> = Vec::new();
+            for c in resolved.components() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        if parts.pop().is_none() {
+                            broken.push(format!("{path}: {link} leaves the site"));
+                        }
+                    }
+                    std::path::Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+                    _ => {}
+                }
+            }
+            resolved = parts.iter().collect();
+            let mut file = resolved.to_string_lossy().into_owned();
+            if target.is_empty() {
+                file = path.clone();
+            } else if target.ends_with('/') || file.is_empty() || out_dir.join(&file).is_dir() {
+                file = if file.is_empty() {
+                    "index.html".into()
+                } else {
+                    format!("{file}/index.html")
+                };
+            }
+            if !out_dir.join(&file).is_file() {
+                broken.push(format!("{path}: {link} -> {file} does not exist"));
+                continue;
+            }
+            if let Some(frag) = frag.filter(|f| !f.is_empty()) {
+                let ok = html
+                    .get(&file)
+                    .is_some_and(|t| t.contains(&format!("id=\"{frag}\"")));
+                if !ok {
+                    broken.push(format!("{path}: {link} -> no id \"{frag}\" in {file}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} links checked");
+    assert!(
+        broken.is_empty(),
+        "{} broken links:\n{}",
+        broken.len(),
+        broken.join("\n")
+    );
+}
