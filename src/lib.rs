@@ -12,6 +12,7 @@
 //!
 //! [`check`] and [`build`] run the stages for the CLI and for tests.
 
+pub mod authoring;
 pub mod chart;
 pub mod diagnostics;
 pub mod highlight;
@@ -36,6 +37,22 @@ pub fn check(root: &Path) -> (load::Loaded, Diagnostics) {
     let mut diags = std::mem::take(&mut loaded.diagnostics);
     diags.extend(validate::validate(&loaded));
     (loaded, diags)
+}
+
+/// Loads, validates and models the folder for the read-only commands
+/// (`list`, `show`). Returns the diagnostics instead when there are errors.
+pub fn open(root: &Path, drafts: bool) -> Result<(model::Model, Diagnostics), Diagnostics> {
+    let (loaded, diags) = check(root);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    match loaded.site {
+        Some(site) => Ok((
+            model::Model::build(site, loaded.findings, loaded.runs, drafts),
+            diags,
+        )),
+        None => Err(diags),
+    }
 }
 
 /// How to build.

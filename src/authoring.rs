@@ -1,0 +1,366 @@
+//! Authoring commands: `list` and `show` answer questions from the terminal,
+//! `new` and `new-run` start records.
+//!
+//! `list` and `show` read the folder through the same loader and model as
+//! `build`, so their states are the ones the site shows. `new` is the only
+//! place that reads the clock: a new record's `published` date is today.
+
+use crate::model::Model;
+use crate::record::{Date, Finding};
+use crate::state::{state_of, State};
+use crate::urls;
+use crate::version::Version;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Filters for `findings list`.
+#[derive(Debug, Default, Clone)]
+pub struct ListQuery {
+    /// Engine id.
+    pub engine: Option<String>,
+    /// Version of that engine.
+    pub version: Option<Version>,
+    /// Group id.
+    pub group: Option<String>,
+    /// Status (`open`, `fixed`, `mitigated`, `advice`).
+    pub status: Option<String>,
+}
+
+/// One line of `findings list`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ListRow {
+    /// Finding number.
+    pub id: u32,
+    /// `F7`.
+    pub label: String,
+    /// Plain-text title.
+    pub title: String,
+    /// Group id.
+    pub group: String,
+    /// Status.
+    pub status: String,
+    /// Advice badge.
+    pub advice: String,
+    /// The state at the queried version, when an engine and version were given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<State>,
+    /// Permanent URL.
+    pub url: String,
+}
+
+/// The listed findings that match `q`, sorted by group order, then number.
+/// With an engine, only findings that have an entry for it; with a version
+/// too, each row carries that version's state.
+pub fn list(model: &Model, q: &ListQuery) -> Vec<ListRow> {
+    let group_rank = |g: &str| {
+        model
+            .site
+            .groups
+            .iter()
+            .position(|x| x.id == g)
+            .unwrap_or(usize::MAX)
+    };
+    let mut rows: Vec<(usize, ListRow)> = model
+        .listed()
+        .map(|i| &model.findings[i])
+        .filter(|f| q.group.as_ref().is_none_or(|g| &f.group == g))
+        .filter(|f| q.status.as_ref().is_none_or(|s| f.status.as_str() == s))
+        .filter_map(|f| {
+            let state = match &q.engine {
+                None => None,
+                Some(e) => {
+                    let entry = f.engines.iter().find(|x| &x.engine == e)?;
+                    q.version.as_ref().map(|v| state_of(entry, v))
+                }
+            };
+            Some((group_rank(&f.group), row(model, f, state)))
+        })
+        .collect();
+    rows.sort_by_key(|(g, r)| (*g, r.id));
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+fn row(model: &Model, f: &Finding, state: Option<State>) -> ListRow {
+    ListRow {
+        id: f.id,
+        label: format!("F{}", f.id),
+        title: crate::markdown::plain_text(&f.title),
+        group: f.group.clone(),
+        status: f.status.as_str().to_string(),
+        advice: f.advice.clone(),
+        state,
+        url: format!("{}{}", model.site.base_url, urls::short(f.id)),
+    }
+}
+
+/// `findings list` as an aligned table.
+pub fn list_table(rows: &[ListRow]) -> String {
+    let with_state = rows.iter().any(|r| r.state.is_some());
+    let mut out = String::new();
+    let w = rows.iter().map(|r| r.label.len()).max().unwrap_or(2).max(2);
+    let g = rows.iter().map(|r| r.group.len()).max().unwrap_or(5).max(5);
+    if with_state {
+        let _ = writeln!(
+            out,
+            "{:w$}  {:9}  {:g$}  {:9}  TITLE",
+            "ID", "STATE", "GROUP", "STATUS"
+        );
+    } else {
+        let _ = writeln!(out, "{:w$}  {:g$}  {:9}  TITLE", "ID", "GROUP", "STATUS");
+    }
+    for r in rows {
+        if with_state {
+            let s = r.state.map_or("", State::label);
+            let _ = writeln!(
+                out,
+                "{:w$}  {:9}  {:g$}  {:9}  {}",
+                r.label, s, r.group, r.status, r.title
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{:w$}  {:g$}  {:9}  {}",
+                r.label, r.group, r.status, r.title
+            );
+        }
+    }
+    out
+}
+
+/// `findings show <id>`: one finding's facts, as text.
+pub fn show(model: &Model, id: u32) -> Option<String> {
+    let f = model.finding(id)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "F{}: {}", f.id, crate::markdown::plain_text(&f.title));
+    let _ = writeln!(out, "advice:    {}", f.advice);
+    let note = f
+        .status_note
+        .as_deref()
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
+    let _ = writeln!(out, "status:    {}{note}", f.status.as_str());
+    let group = model
+        .site
+        .groups
+        .iter()
+        .find(|g| g.id == f.group)
+        .map_or(f.group.as_str(), |g| g.title.as_str());
+    let _ = writeln!(out, "group:     {group}");
+    for e in &f.engines {
+        let name = model
+            .site
+            .engines
+            .iter()
+            .find(|x| x.id == e.engine)
+            .map_or(e.engine.as_str(), |x| x.name.as_str());
+        let mut parts = Vec::new();
+        let join = |vs: &[Version]| {
+            vs.iter()
+                .map(Version::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !e.affected.is_empty() {
+            parts.push(format!("affected {}", join(&e.affected)));
+        }
+        if !e.clean.is_empty() {
+            parts.push(format!("clean {}", join(&e.clean)));
+        }
+        for (label, v) in [
+            ("introduced in", &e.introduced_in),
+            ("fixed in", &e.fixed_in),
+            ("mitigated in", &e.mitigated_in),
+        ] {
+            if let Some(v) = v {
+                parts.push(format!("{label} {v}"));
+            }
+        }
+        if parts.is_empty() {
+            parts.push("versions not stated".into());
+        }
+        let _ = writeln!(out, "engine:    {name}: {}", parts.join("; "));
+        if let Some(n) = &e.note {
+            let _ = writeln!(out, "           {n}");
+        }
+    }
+    if !f.models.is_empty() {
+        let _ = writeln!(out, "models:    {}", f.models.join(", "));
+    }
+    if !f.hardware.is_empty() {
+        let _ = writeln!(out, "hardware:  {}", f.hardware.join(", "));
+    }
+    let _ = writeln!(out, "published: {}", f.published);
+    if let Some(u) = f.updated {
+        let _ = writeln!(out, "updated:   {u}");
+    }
+    if let Some(w) = &f.withdrawn {
+        let _ = writeln!(out, "withdrawn: {} ({})", w.date, w.reason);
+    }
+    if !f.runs.is_empty() {
+        let _ = writeln!(out, "runs:      {}", f.runs.join(", "));
+    }
+    let _ = writeln!(out, "file:      {}", f.path.display());
+    let _ = writeln!(
+        out,
+        "url:       {}{}",
+        model.site.base_url,
+        urls::short(f.id)
+    );
+    Some(out)
+}
+
+/// Today's date from the system clock (UTC). Only `new` uses it.
+pub fn today() -> Date {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    civil_from_days((secs / 86_400) as i64)
+}
+
+/// Days since 1970-01-01 → calendar date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> Date {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+    Date { year, month, day }
+}
+
+/// A title turned into a file slug: `findings/<slug>.md`.
+pub fn slug_of(title: &str) -> String {
+    let plain = crate::markdown::plain_text(title);
+    let mut s = crate::urls::segment(&plain).replace('.', "-");
+    if s.len() > 60 {
+        s.truncate(60);
+        if let Some(i) = s.rfind('-') {
+            s.truncate(i);
+        }
+    }
+    s.trim_matches('-').to_string()
+}
+
+/// Why `new` refused.
+#[derive(Debug, thiserror::Error)]
+pub enum NewError {
+    /// The target exists.
+    #[error("{0} already exists; not overwriting it")]
+    Exists(PathBuf),
+    /// The name cannot be a slug or run id.
+    #[error("{0}")]
+    Invalid(String),
+    /// Writing failed.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Writes a new finding with the next free id; returns its path.
+pub fn new_finding(
+    root: &Path,
+    next_id: u32,
+    title: &str,
+    group: &str,
+    engine: &str,
+    version: Option<&str>,
+    today: Date,
+) -> Result<PathBuf, NewError> {
+    let slug = slug_of(title);
+    if slug.is_empty() {
+        return Err(NewError::Invalid(format!(
+            "the title \"{title}\" gives no file name"
+        )));
+    }
+    let rel = PathBuf::from("findings").join(format!("{slug}.md"));
+    let affected = version.map_or_else(|| "[]".to_string(), |v| format!("[\"{v}\"]"));
+    let title_yaml = serde_json::to_string(title).unwrap_or_default();
+    let text = format!(
+        "---\nid: {next_id}\ntitle: {title_yaml}\ngroup: {group}\nadvice: \"Say what to do in a few words\"\nstatus: open\npublished: {today}\nengines:\n  - engine: {engine}\n    affected: {affected}\n---\nWhat happened, on which versions, and how it showed.\n\n## What we saw\n\nThe figures, and a link to the run behind them once it exists (`findings new-run`).\n\n## What to do\n\nThe actionable advice.\n"
+    );
+    create(root, &rel, &text)?;
+    Ok(rel)
+}
+
+/// Writes a new run folder with a run.yaml and an empty table; returns the run.yaml path.
+pub fn new_run(
+    root: &Path,
+    id: &str,
+    engine: &str,
+    version: &str,
+    today: Date,
+) -> Result<PathBuf, NewError> {
+    if !crate::load::is_slug(id) {
+        return Err(NewError::Invalid(format!(
+            "\"{id}\" is not a valid run id: use lowercase letters a-z, digits and '-'"
+        )));
+    }
+    let dir = PathBuf::from("data/runs").join(id);
+    let yaml = format!(
+        "title: \"What was measured\"\ndate: {today}\nsetups:\n  - engine: {engine}\n    version: \"{version}\"\nnotes: Method and caveats.\ntables:\n  - file: results.csv\n    title: Results\n    columns:\n      setting: {{description: The setting measured}}\n      value: {{unit: tokens/s, description: The measured rate}}\ncharts:\n  - id: results\n    title: Results\n    table: results.csv\n    kind: bar\n    x: setting\n    y: value\n"
+    );
+    create(root, &dir.join("run.yaml"), &yaml)?;
+    create(
+        root,
+        &dir.join("results.csv"),
+        "setting,value\nbaseline,0\n",
+    )?;
+    Ok(dir.join("run.yaml"))
+}
+
+fn create(root: &Path, rel: &Path, text: &str) -> Result<(), NewError> {
+    let path = root.join(rel);
+    if path.exists() {
+        return Err(NewError::Exists(rel.to_path_buf()));
+    }
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|source| NewError::Io {
+            path: p.to_path_buf(),
+            source,
+        })?;
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|source| NewError::Io {
+            path: rel.to_path_buf(),
+            source,
+        })?;
+    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|source| NewError::Io {
+        path: rel.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0).to_string(), "1970-01-01");
+        assert_eq!(civil_from_days(20_786).to_string(), "2026-11-29");
+        assert_eq!(civil_from_days(11_016).to_string(), "2000-02-29");
+    }
+
+    #[test]
+    fn slugs_from_titles() {
+        assert_eq!(
+            slug_of("Stopping the server left the engine holding the GPU"),
+            "stopping-the-server-left-the-engine-holding-the-gpu"
+        );
+        assert_eq!(
+            slug_of("vLLM 0.32 `--kv-cache` crash!"),
+            "vllm-0-32-kv-cache-crash"
+        );
+    }
+}
