@@ -439,10 +439,8 @@ fn every_internal_link_and_fragment_resolves() {
             let mut parts: Vec<String> = Vec::new();
             for c in resolved.components() {
                 match c {
-                    std::path::Component::ParentDir => {
-                        if parts.pop().is_none() {
-                            broken.push(format!("{path}: {link} leaves the site"));
-                        }
+                    std::path::Component::ParentDir if parts.pop().is_none() => {
+                        broken.push(format!("{path}: {link} leaves the site"));
                     }
                     std::path::Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
                     _ => {}
