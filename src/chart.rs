@@ -926,7 +926,15 @@ impl Plan {
         let (ylo, yhi) = data.y_range();
         let bars = matches!(data.values, Values::Bars { .. });
         let y = if spec.log_y {
-            log_axis(ylo, yhi * 1.2, |a| {
+            // Bars rise from the floor of a logarithmic axis: put it at a
+            // power of ten at least half a decade below the smallest bar, so
+            // that bar shows.
+            let floor = if bars {
+                decimal(1, (ylo / 3.0).log10().floor() as i32)
+            } else {
+                ylo
+            };
+            log_axis(floor, yhi * 1.2, |a| {
                 a.ticks.len() <= 8 && min_tick_gap(a, plot_h) >= 2.0 * f64::from(LINE_H)
             })
         } else if bars {
@@ -1645,6 +1653,10 @@ fn summarize(input: &ChartInput, data: &Data) -> String {
             };
             if bars.len() <= 12 {
                 let per_cat = bars.len() > cats.len();
+                // "compiled 266, loaded 407", unless the names hold commas.
+                let commas = cats.iter().any(|c| c.contains([',', ';']))
+                    || names.iter().any(|n| n.name.contains([',', ';']));
+                let (sep, colon) = if commas { ("; ", ":") } else { (", ", "") };
                 let mut parts = Vec::new();
                 for (c, name) in cats.iter().enumerate() {
                     let mine: Vec<&Bar> = bars.iter().filter(|b| b.cat == c).collect();
@@ -1659,17 +1671,17 @@ fn summarize(input: &ChartInput, data: &Data) -> String {
                         for b in mine {
                             if legend {
                                 parts.push(format!(
-                                    "{name} {} ({})",
+                                    "{name}{colon} {} ({})",
                                     value(b),
                                     names[b.series].name
                                 ));
                             } else {
-                                parts.push(format!("{name} {}", value(b)));
+                                parts.push(format!("{name}{colon} {}", value(b)));
                             }
                         }
                     }
                 }
-                out.push_str(&parts.join(if per_cat { "; " } else { ", " }));
+                out.push_str(&parts.join(if per_cat { "; " } else { sep }));
             } else {
                 let _ = write!(out, "{} bars in {} categories", bars.len(), cats.len());
                 if legend {
@@ -2426,6 +2438,36 @@ mod tests {
         let marks = group(&c.svg, "plot-marks");
         assert_eq!(marks.matches("<rect").count(), 2);
         assert!(c.summary.contains("(logarithmic y axis)"));
+        // The smallest bar, on a power of ten, still shows: the floor is a
+        // decade lower.
+        let t = table("name,v\na,10\nb,1000", &[("v", "s")]);
+        let mut s = spec(ChartKind::Bar, "name", &["v"]);
+        s.log_y = true;
+        let c = ok(&s, &t);
+        assert_eq!(texts(&c.svg).first().map(String::as_str), Some("1"));
+        let heights: Vec<i32> = group(&c.svg, "plot-marks")
+            .split("height=\"")
+            .skip(1)
+            .filter_map(|h| h.split('"').next()?.parse().ok())
+            .collect();
+        assert!(heights.iter().all(|&h| h >= 50), "{heights:?}");
+    }
+
+    #[test]
+    fn summary_keeps_names_with_commas_apart() {
+        let t = Table {
+            rows: vec![
+                vec!["NInfer, client".into(), "2".into()],
+                vec!["NInfer, server".into(), "600".into()],
+            ],
+            row_lines: vec![2, 3],
+            ..table("label,ms", &[("ms", "ms")])
+        };
+        let c = ok(&spec(ChartKind::Bar, "label", &["ms"]), &t);
+        assert_eq!(
+            c.summary,
+            "Bar chart of ms (ms) by label: NInfer, client: 2; NInfer, server: 600."
+        );
     }
 
     #[test]
@@ -2443,7 +2485,9 @@ mod tests {
     }
 
     #[test]
-    fn renders_fast_enough() {
+    fn renders_many_points_in_two_series() {
+        // Speed is measured by the benchmark, not here; this checks that a
+        // larger table renders whole.
         let rows: String = (1..=200)
             .map(|i| {
                 format!(
@@ -2456,12 +2500,11 @@ mod tests {
         let t = table(&format!("x,y,engine{rows}"), &[("x", "s"), ("y", "s")]);
         let mut s = spec(ChartKind::Line, "x", &["y"]);
         s.series = Some("engine".to_string());
-        let start = std::time::Instant::now();
-        for _ in 0..20 {
-            ok(&s, &t);
-        }
-        // Generous for debug builds on a busy machine.
-        assert!(start.elapsed().as_millis() < 2000);
+        let svg = ok(&s, &t).svg;
+        assert!(
+            svg.contains("#1F77B4") && svg.contains("#D62728"),
+            "both engine colours"
+        );
     }
 
     #[test]

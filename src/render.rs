@@ -334,7 +334,16 @@ fn draw_chart(
         engine_colors: colors,
         engine_names: names,
     })
-    .map_err(|e| fail(e.to_string()))?;
+    .map_err(|e| {
+        // Point at the CSV cell when the chart module names one.
+        let at = match (e.row_line, &e.column) {
+            (Some(line), Some(col)) => format!("{}:{line}: column \"{col}\": ", table.file),
+            (Some(line), None) => format!("{}:{line}: ", table.file),
+            (None, Some(col)) => format!("{}: column \"{col}\": ", table.file),
+            (None, None) => String::new(),
+        };
+        fail(format!("{at}{}", e.message))
+    })?;
     let header = table
         .header
         .iter()
