@@ -61,6 +61,23 @@ impl HeadingIds {
     }
 }
 
+/// True for link destinations a page may carry: web and mail addresses,
+/// `finding:`/`run:` references, site paths, relative paths and fragments.
+/// Anything with another scheme (`javascript:`, `data:`, `vbscript:` …) is not.
+pub fn is_safe_url(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    match lower.find(':') {
+        None => true,
+        Some(i) => {
+            // A colon after a '/', '?' or '#' is part of a path, not a scheme.
+            if lower[..i].contains(['/', '?', '#']) {
+                return true;
+            }
+            matches!(&lower[..i], "http" | "https" | "mailto" | "finding" | "run")
+        }
+    }
+}
+
 /// A link found in a body, with its position (1-based, within the body).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyLink {
@@ -97,7 +114,23 @@ pub fn scan(body: &str) -> BodyFacts {
         .collect();
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
         match event {
-            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+            Event::Start(
+                Tag::Link {
+                    dest_url,
+                    link_type,
+                    ..
+                }
+                | Tag::Image {
+                    dest_url,
+                    link_type,
+                    ..
+                },
+            ) => {
+                let dest_url = if link_type == LinkType::Email {
+                    format!("mailto:{dest_url}").into()
+                } else {
+                    dest_url
+                };
                 let line = line_starts.partition_point(|&s| s <= range.start);
                 let column = body[line_starts[line - 1]..range.start].chars().count() + 1;
                 facts.links.push(BodyLink {
@@ -216,12 +249,30 @@ pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
             }) => {
                 let dest = match resolve(&dest_url) {
                     Some(u) => CowStr::from(u),
+                    None if link_type == LinkType::Email => {
+                        CowStr::from(format!("mailto:{dest_url}"))
+                    }
+                    // Markdown outside finding bodies (blurbs, run notes) is not
+                    // validated; an unsafe scheme never becomes a live link.
+                    None if !is_safe_url(&dest_url) => CowStr::Borrowed("#"),
                     None => dest_url,
                 };
-                let _ = link_type;
                 events.push(Event::Start(Tag::Link {
                     link_type: LinkType::Inline,
                     dest_url: dest,
+                    title,
+                    id,
+                }));
+            }
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !is_safe_url(&dest_url) => {
+                events.push(Event::Start(Tag::Image {
+                    link_type,
+                    dest_url: CowStr::Borrowed(""),
                     title,
                     id,
                 }));
@@ -379,6 +430,19 @@ mod tests {
         assert!(!r.html.contains("<script>"));
         assert!(r.html.contains("&lt;script&gt;"));
         assert!(!r.html.contains("<div"));
+    }
+
+    #[test]
+    fn unsafe_schemes_never_become_links() {
+        let r = render(
+            "[a](javascript:alert(1)) [b](DATA:text/html,x) [c](https://e.org) [d](/x:y)",
+            &none,
+        );
+        assert!(!r.html.to_ascii_lowercase().contains("javascript:"));
+        assert!(!r.html.to_ascii_lowercase().contains("data:"));
+        assert!(r.html.contains("href=\"https://e.org\""));
+        assert!(r.html.contains("href=\"/x:y\""));
+        assert!(is_safe_url("mailto:a@b.org") && !is_safe_url(" vbscript:x"));
     }
 
     #[test]

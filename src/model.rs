@@ -156,7 +156,7 @@ impl Model {
             .engines
             .iter()
             .enumerate()
-            .map(|(ei, e)| engine_index(ei, e, &findings, &listed))
+            .map(|(ei, e)| engine_index(ei, e, &findings, &listed, &runs))
             .collect();
 
         let groups = site
@@ -218,13 +218,30 @@ impl Model {
         self.by_id.get(&id).map(|&i| &self.findings[i])
     }
 
+    /// The spelling under which `version` of `engine` has its page: the one
+    /// in `releases`, else the first seen, so that `0.32` and `0.32.0` lead
+    /// to the same page.
+    pub fn version_page<'v>(&'v self, engine: &str, version: &'v Version) -> &'v Version {
+        self.engines
+            .iter()
+            .find(|ix| self.site.engines[ix.engine].id == engine)
+            .and_then(|ix| ix.versions.iter().find(|v| *v == version))
+            .unwrap_or(version)
+    }
+
     /// Indexes of listed findings, by id.
     pub fn listed(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.findings.len()).filter(|&i| self.listed[i])
     }
 }
 
-fn engine_index(ei: usize, engine: &Engine, findings: &[Finding], listed: &[bool]) -> EngineIndex {
+fn engine_index(
+    ei: usize,
+    engine: &Engine,
+    findings: &[Finding],
+    listed: &[bool],
+    runs: &[Run],
+) -> EngineIndex {
     // Distinct versions: releases first (their spelling wins), then every
     // version a finding mentions.
     let mut versions: Vec<Version> = Vec::new();
@@ -246,6 +263,14 @@ fn engine_index(ei: usize, engine: &Engine, findings: &[Finding], listed: &[bool
                 .for_each(&mut add);
             if listed[i] && !rows.contains(&i) {
                 rows.push(i);
+            }
+        }
+    }
+    // Versions measured in runs get a page too (run pages link to them).
+    for run in runs {
+        for s in run.setups.iter().filter(|s| s.engine == engine.id) {
+            if let Some(v) = s.version.as_deref().and_then(|v| Version::parse(v).ok()) {
+                add(&v);
             }
         }
     }

@@ -440,10 +440,14 @@ fn cards(prepared: &[Prepared], idx: &[usize]) -> Vec<Card> {
     idx.iter().map(|&i| prepared[i].card.clone()).collect()
 }
 
-fn vlink(engine: &str, v: &crate::version::Version) -> VersionLink {
+/// A version as written, linking to its page (whose spelling may differ).
+fn vlink(model: &Model, engine: &str, v: &crate::version::Version) -> VersionLink {
     VersionLink {
         version: v.to_string(),
-        url: format!("{ROOT}{}", urls::version(engine, v.as_str())),
+        url: format!(
+            "{ROOT}{}",
+            urls::version(engine, model.version_page(engine, v).as_str())
+        ),
     }
 }
 
@@ -503,11 +507,15 @@ fn jobs(
                     name: eng.name.clone(),
                     url: format!("{ROOT}{}", urls::engine(&eng.id)),
                     color: eng.color.clone(),
-                    affected: e.affected.iter().map(|v| vlink(&eng.id, v)).collect(),
-                    clean: e.clean.iter().map(|v| vlink(&eng.id, v)).collect(),
-                    introduced_in: e.introduced_in.as_ref().map(|v| vlink(&eng.id, v)),
-                    fixed_in: e.fixed_in.as_ref().map(|v| vlink(&eng.id, v)),
-                    mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(&eng.id, v)),
+                    affected: e
+                        .affected
+                        .iter()
+                        .map(|v| vlink(model, &eng.id, v))
+                        .collect(),
+                    clean: e.clean.iter().map(|v| vlink(model, &eng.id, v)).collect(),
+                    introduced_in: e.introduced_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                    fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                    mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                     note: e.note.clone(),
                 })
             })
@@ -601,7 +609,7 @@ fn jobs(
                 "id": e.id, "name": e.name, "color": e.color, "repo": e.repo,
                 "url": format!("{ROOT}{}", urls::engine(&e.id)),
                 "count": ix.findings.len(),
-                "versions": ix.versions.iter().map(|v| vlink(&e.id, v)).collect::<Vec<_>>(),
+                "versions": ix.versions.iter().map(|v| vlink(model, &e.id, v)).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -703,7 +711,10 @@ fn jobs(
                     "engine": eng.map_or(s.engine.as_str(), |e| e.name.as_str()),
                     "url": eng.map(|e| format!("{ROOT}{}", urls::engine(&e.id))),
                     "version": s.version,
-                    "version_url": match (eng, &s.version) { (Some(e), Some(v)) => Some(format!("{ROOT}{}", urls::version(&e.id, v))), _ => None },
+                    "version_url": match (eng, s.version.as_deref().and_then(|v| crate::version::Version::parse(v).ok())) {
+                        (Some(e), Some(v)) => Some(vlink(model, &e.id, &v).url),
+                        _ => None,
+                    },
                     "flags": s.flags,
                 })
             })
@@ -786,7 +797,7 @@ fn engine_page(
     legend: &[serde_json::Value],
 ) -> Job {
     let e = &model.site.engines[ix.engine];
-    let versions: Vec<VersionLink> = ix.versions.iter().map(|v| vlink(&e.id, v)).collect();
+    let versions: Vec<VersionLink> = ix.versions.iter().map(|v| vlink(model, &e.id, v)).collect();
     let rows: Vec<serde_json::Value> = ix
         .findings
         .iter()
@@ -854,8 +865,10 @@ fn version_page(
         "items": by_state.remove(s.as_str()).unwrap_or_default(),
     }))
     .collect();
-    let prev = j.checked_sub(1).map(|p| vlink(&e.id, &ix.versions[p]));
-    let next = ix.versions.get(j + 1).map(|n| vlink(&e.id, n));
+    let prev = j
+        .checked_sub(1)
+        .map(|p| vlink(model, &e.id, &ix.versions[p]));
+    let next = ix.versions.get(j + 1).map(|n| vlink(model, &e.id, n));
     let released = e.releases.contains(v);
     Job {
         template: "version.html",

@@ -300,7 +300,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
                 diags.push(err(f, &p, format!("\"{u}\" is not a valid URL")));
             }
         } else if u.starts_with("finding:") || u.starts_with("run:") {
-            if let Some(msg) = check_internal(ctx, u) {
+            if let Some(msg) = check_internal(ctx, f, u) {
                 diags.push(err(f, &p, msg));
             }
         } else {
@@ -345,7 +345,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
             if u.starts_with("https://") || u.starts_with("http://") || u.starts_with("mailto:") {
                 None
             } else if u.starts_with("finding:") || u.starts_with("run:") {
-                check_internal(ctx, u)
+                check_internal(ctx, f, u)
             } else if let Some(frag) = u.strip_prefix('#') {
                 (!facts.heading_ids.iter().any(|h| h == frag))
                     .then(|| format!("no heading in this body has the id \"{frag}\""))
@@ -383,7 +383,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
 }
 
 /// Checks a `finding:N[#frag]` or `run:ID` reference; returns the problem.
-fn check_internal(ctx: &Ctx<'_>, u: &str) -> Option<String> {
+fn check_internal(ctx: &Ctx<'_>, from: &Finding, u: &str) -> Option<String> {
     if let Some(rest) = u.strip_prefix("finding:") {
         let (num, frag) = match rest.split_once('#') {
             Some((n, f)) => (n, Some(f)),
@@ -395,6 +395,11 @@ fn check_internal(ctx: &Ctx<'_>, u: &str) -> Option<String> {
         let Some(target) = ctx.ids.get(&id) else {
             return (!ctx.finding_exists(id)).then(|| format!("no finding has id {id}"));
         };
+        if target.draft && !from.draft {
+            return Some(format!(
+                "finding {id} is a draft, so this link breaks in a build without --drafts"
+            ));
+        }
         if let Some(frag) = frag {
             if !ctx.facts[&target.id].heading_ids.iter().any(|h| h == frag) {
                 return Some(format!(
@@ -454,6 +459,13 @@ fn site_paths(site: &Site, loaded: &Loaded) -> HashSet<String> {
                 .chain(&e.mitigated_in)
             {
                 vs.push(v.as_str().to_string());
+            }
+        }
+    }
+    for r in &loaded.runs {
+        for s in &r.setups {
+            if let Some(v) = &s.version {
+                versions.entry(&s.engine).or_default().push(v.clone());
             }
         }
     }

@@ -479,3 +479,78 @@ fn every_internal_link_and_fragment_resolves() {
         broken.join("\n")
     );
 }
+
+#[test]
+fn every_bundled_run_shows_a_chart_with_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("public");
+    let out = run_in(
+        &common::bundled(),
+        &["build", "--output", out_dir.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let runs: Vec<_> = std::fs::read_dir(common::bundled().join("data/runs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(runs.len() >= 16, "{runs:?}");
+    for run in runs {
+        let html = page(&out_dir, &format!("runs/{run}/index.html"));
+        let figures = html.matches("<figure class=\"chart\"").count();
+        assert!(figures >= 1, "run {run} has no chart");
+        assert_eq!(
+            html.matches("<svg").count(),
+            figures,
+            "run {run}: every chart is drawn"
+        );
+        assert!(
+            html.matches("<title").count() > figures,
+            "run {run}: every SVG has a title"
+        );
+        assert_eq!(
+            html.matches("<details class=\"chart-data\">").count(),
+            figures,
+            "run {run}: data beside every chart"
+        );
+    }
+    // A reader finds the exact CSV values in the table under the chart.
+    let kv = page(
+        &out_dir,
+        "findings/vllm-kv-cache-size-depends-on-compile/index.html",
+    );
+    for v in ["51079", "94448", "95412"] {
+        assert!(kv.contains(&format!("<td>{v}</td>")), "{v}");
+    }
+}
+
+#[test]
+fn version_links_lead_to_one_page_whatever_the_spelling() {
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "findings/wrong-answers.md",
+        "fixed_in: \"0.32.0\"",
+        "fixed_in: \"v0.32\"",
+    );
+    let out = build(&site);
+    let html = page(&out, "findings/wrong-answers/index.html");
+    assert!(
+        html.contains("<a href=\"../../engines/vllm/0.32.0/\">v0.32</a>"),
+        "{html}"
+    );
+    assert!(!out.join("engines/vllm/v0.32").exists());
+    // Versions measured in runs get a page as well.
+    assert!(out.join("engines/vllm/0.30/index.html").exists());
+}
+
+#[test]
+fn unsafe_links_in_run_notes_are_not_live() {
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "data/runs/cache-sweep/run.yaml",
+        "notes: The first start compiled the model.",
+        "notes: \"[x](javascript:alert(1))\"",
+    );
+    let out = build(&site);
+    let html = page(&out, "runs/cache-sweep/index.html");
+    assert!(!html.contains("javascript:"));
+}
