@@ -89,6 +89,7 @@ struct Card {
 struct CardEngine {
     id: String,
     name: String,
+    color: String,
     url: String,
     versions: String,
 }
@@ -393,6 +394,7 @@ fn prepare(model: &Model, f: &Finding, resolve: markdown::Resolver<'_>) -> Prepa
             Some(CardEngine {
                 id: eng.id.clone(),
                 name: eng.name.clone(),
+                color: eng.color.clone(),
                 url: format!("{ROOT}{}", urls::engine(&eng.id)),
                 versions: version_text(e),
             })
