@@ -15,12 +15,16 @@
 pub mod authoring;
 pub mod chart;
 pub mod diagnostics;
+pub mod export;
+pub mod feed;
 pub mod highlight;
 pub mod load;
 pub mod markdown;
 pub mod model;
+pub mod outputs;
 pub mod record;
 pub mod render;
+pub mod search;
 pub mod state;
 pub mod templates;
 pub mod urls;

@@ -235,7 +235,9 @@ pub fn render_site(
 
     let jobs = jobs(model, &prepared, &charts, &resolve);
     let pages = jobs.len();
+    let sitemap = crate::outputs::Sitemap::default();
     jobs.into_par_iter().try_for_each(|job| {
+        sitemap.note(job.template, &job.page.path);
         let html = templates
             .render(job.template, &site_value, &job.page, job.data)
             .map_err(|message| RenderError::Template {
@@ -267,6 +269,18 @@ pub fn render_site(
     staging.write("syntax-light.css", light.as_bytes())?;
     staging.write("syntax-dark.css", dark.as_bytes())?;
     assets += 2;
+
+    // Search index, feeds, sitemap, JSON export, schemas (src/outputs.rs).
+    let texts: Vec<crate::outputs::FindingText<'_>> = prepared
+        .iter()
+        .map(|p| crate::outputs::FindingText {
+            title_text: &p.card.title_text,
+            summary_text: &p.summary_text,
+            summary_html: &p.card.summary_html,
+            body_html: &p.body_html,
+        })
+        .collect();
+    assets += crate::outputs::write(model, &texts, &sitemap.pages(), staging)?;
 
     Ok(Counts {
         pages,
@@ -489,7 +503,11 @@ fn jobs(
             desc.clone(),
             "home",
         ),
-        data: serde_json::json!({ "groups": groups, "count": listed.len() }),
+        data: serde_json::json!({
+            "groups": groups, "count": listed.len(),
+            "filters": crate::outputs::home_filters(model),
+            "entries_json": crate::outputs::home_entries(model),
+        }),
     });
 
     // Findings, short URLs and aliases.
@@ -553,7 +571,7 @@ fn jobs(
             model,
             path.clone(),
             format!("F{}: {}", f.id, title_text),
-            p.summary_text.clone(),
+            crate::outputs::description(&f.advice, &p.summary_text),
             "finding",
         );
         pv.has_code = p.has_code;
@@ -649,6 +667,35 @@ fn jobs(
             }),
         });
     }
+    // Statuses, and the search page (src/outputs.rs).
+    for s in Status::ALL {
+        let (heading, intro) = crate::outputs::status_text(s);
+        jobs.push(Job {
+            template: "list.html",
+            page: page(
+                model,
+                urls::status(s.as_str()),
+                format!("Status: {heading}"),
+                format!("{heading} findings: {intro}"),
+                "status",
+            ),
+            data: serde_json::json!({
+                "heading": heading, "kind_label": "Status", "intro_html": format!("<p>{intro}</p>"),
+                "findings": cards(prepared, &crate::outputs::with_status(model, s)),
+            }),
+        });
+    }
+    jobs.push(Job {
+        template: "search.html",
+        page: page(
+            model,
+            urls::SEARCH.into(),
+            "Search".into(),
+            format!("Search the findings: {desc}"),
+            "search",
+        ),
+        data: serde_json::json!({ "count": listed.len() }),
+    });
     for (kind, label, index_path, terms, url_of) in [
         (
             "tag",
@@ -827,6 +874,7 @@ fn engine_page(
             "versions": versions,
             "rows": rows,
             "legend": legend,
+            "your_version_json": crate::outputs::engine_data(model, ix),
         }),
     }
 }

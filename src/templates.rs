@@ -26,12 +26,17 @@ const BUILTIN: &[(&str, &str)] = &[
     ("runs.html", include_str!("../templates/runs.html")),
     ("redirect.html", include_str!("../templates/redirect.html")),
     ("404.html", include_str!("../templates/404.html")),
+    ("search.html", include_str!("../templates/search.html")),
 ];
 
 /// The built-in static files (CSS, JS), by name.
 pub const BUILTIN_STATIC: &[(&str, &str)] = &[
     ("style.css", include_str!("../static/style.css")),
     ("site.js", include_str!("../static/site.js")),
+    ("versions.js", include_str!("../static/versions.js")),
+    ("search.js", include_str!("../static/search.js")),
+    ("filters.js", include_str!("../static/filters.js")),
+    ("your-version.js", include_str!("../static/your-version.js")),
 ];
 
 fn escape_html(s: &str) -> String {

@@ -82,6 +82,44 @@ pub fn run_file(id: &str, file: &str) -> String {
     format!("runs/{id}/{file}")
 }
 
+/// A status's page (`open`, `fixed`, `mitigated`, `advice`).
+pub fn status(status: &str) -> String {
+    format!("status/{status}/")
+}
+
+/// The search page.
+pub const SEARCH: &str = "search/";
+
+/// The search index the search page fetches.
+pub const SEARCH_INDEX: &str = "search-index.json";
+
+/// The site-wide Atom feed.
+pub const FEED: &str = "atom.xml";
+
+/// An engine's Atom feed.
+pub fn engine_feed(id: &str) -> String {
+    format!("engines/{id}/atom.xml")
+}
+
+/// The sitemap.
+pub const SITEMAP: &str = "sitemap.xml";
+
+/// The robots file.
+pub const ROBOTS: &str = "robots.txt";
+
+/// Every finding and run as JSON.
+pub const EXPORT: &str = "findings.json";
+
+/// One finding as JSON, by its permanent number.
+pub fn finding_json(id: u32) -> String {
+    format!("f/{id}.json")
+}
+
+/// A published JSON Schema (`finding`, `run`, `site`).
+pub fn schema(name: &str) -> String {
+    format!("schemas/{name}.schema.json")
+}
+
 /// The relative path from a page at `path` (a folder path like
 /// `findings/x/`, or a file like `404.html`) back to the root.
 pub fn root_from(path: &str) -> String {

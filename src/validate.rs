@@ -474,6 +474,7 @@ fn site_paths(site: &Site, loaded: &Loaded) -> HashSet<String> {
             p.insert(urls::version(e, &v));
         }
     }
+    p.extend(crate::outputs::reserved_paths(site, &loaded.findings));
     for r in &loaded.runs {
         p.insert(urls::run(&r.id));
         for t in &r.tables {

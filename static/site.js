@@ -25,4 +25,17 @@
       });
     });
   });
+
+  // "/" jumps to the search box in the header, as on many sites.
+  var search = document.getElementById("site-search-q");
+  if (search) {
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      var t = ev.target;
+      var tag = t && t.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
+      ev.preventDefault();
+      search.focus();
+    });
+  }
 })();

@@ -61,7 +61,7 @@ fn summary_line_counts_pages_and_time() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let line = out.stderr.trim();
     assert!(
-        line.starts_with("build: 26 pages (3 findings, 1 run, 2 charts) and "),
+        line.starts_with("build: 31 pages (3 findings, 1 run, 2 charts) and "),
         "{line}"
     );
     assert!(line.ends_with(" ms"), "{line}");

@@ -1,14 +1,43 @@
-//! The browser's version rules (static/versions.js) against the Rust ones:
-//! both are run on the shared table tests/version_cases.txt, and on a
-//! generated corpus of spellings, which must give the same results.
+//! What the build writes besides pages: search index, feeds, sitemap, JSON
+//! export, schemas, link previews, and the browser's version rules, which
+//! must agree with the Rust ones (tests/version_cases.txt, run under node).
 #![allow(missing_docs)]
 
+mod common;
+use common::{run_in, tree, Site};
+use findings::export::{Export, FindingFile};
+use findings::model::Model;
 use findings::record::EngineEntry;
 use findings::state::state_of;
 use findings::version::Version;
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// Builds the site at `root` into a temporary folder.
+fn build_into(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("public");
+    let mut args = vec!["build", "--output", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let o = run_in(root, &args);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    (dir, out)
+}
+
+fn model_of(root: &Path) -> Model {
+    findings::open(root, false)
+        .unwrap_or_else(|d| panic!("{d:?}"))
+        .0
+}
+
+fn read(out: &Path, rel: &str) -> String {
+    std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn listed_ids(model: &Model) -> Vec<u32> {
+    model.listed().map(|i| model.findings[i].id).collect()
+}
 
 /// `node`, or None (with a note) when it is not installed.
 fn node() -> Option<Command> {
@@ -378,4 +407,835 @@ fn rust_and_browser_agree_on_a_corpus_of_spellings() {
             assert_eq!(state_of(e, ver).as_str(), js_state, "entry {k} at {ver}");
         }
     }
+}
+
+// ------------------------------------------------------------------ search
+
+#[test]
+fn search_index_holds_every_listed_finding() {
+    for root in [common::bundled(), common::fixture("minimal")] {
+        let model = model_of(&root);
+        let (_dir, out) = build_into(&root, &[]);
+        let index: serde_json::Value =
+            serde_json::from_str(&read(&out, "search-index.json")).unwrap();
+        assert_eq!(index["schema_version"], 1);
+        let fields: Vec<&str> = index["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            fields,
+            ["id", "url", "title", "advice", "status", "summary", "terms", "body"]
+        );
+        let items = index["items"].as_array().unwrap();
+        let ids: Vec<u32> = items
+            .iter()
+            .map(|it| it[0].as_u64().unwrap() as u32)
+            .collect();
+        assert_eq!(
+            ids,
+            listed_ids(&model),
+            "every listed finding, by id, and nothing else"
+        );
+        for it in items {
+            let f = model.finding(it[0].as_u64().unwrap() as u32).unwrap();
+            assert_eq!(it[1], format!("findings/{}/", f.slug));
+            assert!(out
+                .join(it[1].as_str().unwrap())
+                .join("index.html")
+                .is_file());
+            assert_eq!(it[3], f.advice.as_str());
+            assert_eq!(it[4], f.status.as_str());
+            for e in &f.engines {
+                assert!(
+                    it[6].as_str().unwrap().contains(&e.engine),
+                    "engines are searchable"
+                );
+                for tag in &f.tags {
+                    assert!(it[6].as_str().unwrap().contains(tag.as_str()));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_search_script_finds_by_number_title_version_and_body() {
+    let (_dir, out) = build_into(&common::bundled(), &[]);
+    let size = std::fs::metadata(out.join("search-index.json"))
+        .unwrap()
+        .len();
+    assert!(size < 40_000, "the index of 19 findings is {size} bytes");
+    let Some(mut node) = node() else { return };
+    let script = r#"
+        var S = require(process.argv[1] + "/static/search.js");
+        var items = S.prepare(JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")));
+        var out = {};
+        ["F7", "7", "engine core", "Stop the engine process", "0.32.0", "prefix cache", "fahrenheit",
+         "nothing-matches-this"].forEach(function (q) {
+          out[q] = S.search(items, q).map(function (h) { return h.item.id; });
+        });
+        console.log(JSON.stringify(out));
+    "#;
+    let o = node
+        .args(["-e", script, env!("CARGO_MANIFEST_DIR")])
+        .arg(out.join("search-index.json"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let hits: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(hits["F7"], [7], "a number finds its finding");
+    assert_eq!(hits["7"][0], 7);
+    assert_eq!(hits["engine core"][0], 7, "{:?}", hits["engine core"]);
+    assert_eq!(hits["Stop the engine process"][0], 7, "advice is searched");
+    assert!(hits["0.32.0"].contains(&2), "versions are searched");
+    assert_eq!(hits["prefix cache"][0], 12);
+    assert_eq!(hits["fahrenheit"][0], 16);
+    assert!(hits["nothing-matches-this"].is_empty());
+}
+
+#[test]
+fn the_search_page_works_from_a_query_and_says_it_needs_js() {
+    let (_dir, out) = build_into(&common::bundled(), &[]);
+    let html = read(&out, "search/index.html");
+    assert!(html.contains("<form class=\"search-form\" id=\"search-form\" role=\"search\" action=\"../search/\" method=\"get\">"));
+    assert!(html.contains("name=\"q\""));
+    assert!(html.contains("<noscript>") && html.contains("Search needs JavaScript."));
+    assert!(html.contains("<script src=\"../search.js\" defer></script>"));
+    assert!(
+        !html.contains("http://") || !html.contains("<script src=\"http"),
+        "no script from elsewhere"
+    );
+    // Every other page has the header's search box, a plain GET form.
+    let home = read(&out, "index.html");
+    assert!(home.contains(
+        "<form class=\"site-search\" role=\"search\" action=\"./search/\" method=\"get\">"
+    ));
+    let f = read(
+        &out,
+        "findings/vllm-engine-core-survives-server-kill/index.html",
+    );
+    assert!(f.contains("action=\"../../search/\""));
+    for (path, bytes) in tree(&out) {
+        if path.ends_with(".js") {
+            let js = String::from_utf8(bytes).unwrap();
+            assert!(
+                !js.contains("http://") && !js.contains("https://"),
+                "{path} loads nothing from elsewhere"
+            );
+        }
+    }
+}
+
+// --------------------------------------------------------------- filters
+
+#[test]
+fn home_filters_are_links_to_static_pages() {
+    let site = Site::copy_of("minimal");
+    let (_dir, out) = build_into(site.root(), &[]);
+    let home = read(&out, "index.html");
+    for href in [
+        "href=\"./engines/vllm/\" data-value=\"vllm\"",
+        "href=\"./engines/vllm/0.29/\" data-value=\"0.29\"",
+        "href=\"./groups/speed/\" data-value=\"speed\"",
+        "href=\"./status/open/\" data-value=\"open\"",
+        "href=\"./status/advice/\" data-value=\"advice\"",
+    ] {
+        assert!(home.contains(href), "home lacks {href}");
+    }
+    // Status pages list the listed findings of that status.
+    let open = read(&out, "status/open/index.html");
+    assert!(
+        open.contains(">F7<") && !open.contains(">F9<") && !open.contains(">F3<"),
+        "{open}"
+    );
+    let fixed = read(&out, "status/fixed/index.html");
+    assert!(fixed.contains(">F9<") && !fixed.contains(">F7<"));
+    let advice = read(&out, "status/advice/index.html");
+    assert!(advice.contains("0 findings"));
+    // Cards carry what the instant filters need; entries for the version filter.
+    assert!(home.contains("data-status=\"open\" data-group=\"speed\" data-engines=\"vllm \""));
+    let data = between(
+        &home,
+        "<script type=\"application/json\" id=\"finding-entries\">",
+        "</script>",
+    );
+    let entries: serde_json::Value = serde_json::from_str(data).unwrap();
+    assert_eq!(
+        entries["7"]["vllm"]["affected"],
+        serde_json::json!(["0.28", "0.30"])
+    );
+    assert_eq!(entries["9"]["vllm"]["fixed_in"], "0.32.0");
+    assert!(
+        entries.get("3").is_none(),
+        "withdrawn findings are not on the home page"
+    );
+}
+
+fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
+    let i = s.find(start).unwrap_or_else(|| panic!("{start} not found")) + start.len();
+    let j = s[i..].find(end).unwrap() + i;
+    &s[i..j]
+}
+
+#[test]
+fn engine_pages_embed_the_entries_for_your_version() {
+    let site = Site::copy_of("minimal");
+    let model = model_of(site.root());
+    let (_dir, out) = build_into(site.root(), &[]);
+    let html = read(&out, "engines/vllm/index.html");
+    assert!(html.contains("<section class=\"your-version\" id=\"your-version\""));
+    assert!(html.contains("<script src=\"../../versions.js\" defer></script>"));
+    let data: serde_json::Value = serde_json::from_str(between(
+        &html,
+        "<script type=\"application/json\" id=\"engine-data\">",
+        "</script>",
+    ))
+    .unwrap();
+    assert_eq!(data["engine"]["id"], "vllm");
+    let ix = &model.engines[0];
+    let versions: Vec<&str> = data["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["v"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        versions,
+        ix.versions.iter().map(|v| v.as_str()).collect::<Vec<_>>()
+    );
+    let rows = data["findings"].as_array().unwrap();
+    assert_eq!(rows.len(), ix.findings.len());
+    for (row, &i) in rows.iter().zip(&ix.findings) {
+        let f = &model.findings[i];
+        let e = f.engines.iter().find(|e| e.engine == "vllm").unwrap();
+        assert_eq!(row["id"], f.id);
+        assert_eq!(row["url"], format!("findings/{}/", f.slug));
+        let affected: Vec<&str> = e.affected.iter().map(|v| v.as_str()).collect();
+        if affected.is_empty() {
+            assert!(row["entry"].get("affected").is_none());
+        } else {
+            assert_eq!(row["entry"]["affected"], serde_json::json!(affected));
+        }
+        assert_eq!(
+            row["entry"]["fixed_in"].as_str(),
+            e.fixed_in.as_ref().map(|v| v.as_str())
+        );
+    }
+    assert!(html.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"vLLM: new and updated findings\" href=\"../../engines/vllm/atom.xml\">"));
+}
+
+// ------------------------------------------------------------------- feeds
+
+const ATOM: &str = "http://www.w3.org/2005/Atom";
+
+struct Entry {
+    id: String,
+    title: String,
+    link: String,
+    updated: String,
+    content: String,
+}
+
+/// The Atom child element `name` of `n`.
+fn child<'a, 'i>(n: roxmltree::Node<'a, 'i>, name: &str) -> roxmltree::Node<'a, 'i> {
+    n.children()
+        .find(|c| {
+            c.is_element() && c.tag_name().name() == name && c.tag_name().namespace() == Some(ATOM)
+        })
+        .unwrap_or_else(|| panic!("no <{name}>"))
+}
+
+/// Parses an Atom feed strictly enough to catch what readers reject.
+fn parse_feed(xml: &str, base: &str) -> (String, String, Vec<Entry>) {
+    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("not XML: {e}"));
+    let feed = doc.root_element();
+    assert_eq!(feed.tag_name().name(), "feed");
+    assert_eq!(feed.tag_name().namespace(), Some(ATOM));
+    let text = |n: roxmltree::Node<'_, '_>| n.text().unwrap_or("").to_string();
+    let rfc3339 = |s: &str| {
+        assert!(
+            s.len() == 20
+                && s.ends_with("T00:00:00Z")
+                && findings::record::Date::parse(&s[..10]).is_some(),
+            "{s} is not an RFC 3339 date"
+        );
+    };
+    // Required feed elements (RFC 4287 4.1.1): id, title, updated, and an author.
+    let id = text(child(feed, "id"));
+    assert!(id.starts_with(base), "{id}");
+    let updated = text(child(feed, "updated"));
+    rfc3339(&updated);
+    assert!(!text(child(feed, "title")).is_empty());
+    assert!(!text(child(child(feed, "author"), "name")).is_empty());
+    let self_link = feed
+        .children()
+        .find(|c| c.tag_name().name() == "link" && c.attribute("rel") == Some("self"))
+        .expect("a self link");
+    assert_eq!(self_link.attribute("href"), Some(id.as_str()));
+    let mut entries = Vec::new();
+    for e in feed.children().filter(|c| c.tag_name().name() == "entry") {
+        let link = e
+            .children()
+            .find(|c| c.tag_name().name() == "link" && c.attribute("rel") == Some("alternate"))
+            .and_then(|l| l.attribute("href"))
+            .expect("an alternate link")
+            .to_string();
+        let entry = Entry {
+            id: text(child(e, "id")),
+            title: text(child(e, "title")),
+            link,
+            updated: text(child(e, "updated")),
+            content: text(child(e, "content")),
+        };
+        rfc3339(&entry.updated);
+        rfc3339(&text(child(e, "published")));
+        assert!(!text(child(e, "summary")).is_empty());
+        assert_eq!(child(e, "content").attribute("type"), Some("html"));
+        for url in [&entry.id, &entry.link] {
+            assert!(url.starts_with(base), "{url} is not absolute under {base}");
+        }
+        entries.push(entry);
+    }
+    (id, updated, entries)
+}
+
+/// Every `href`/`src` of an HTML fragment.
+fn urls_in(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        for (i, _) in html.match_indices(attr) {
+            let rest = &html[i + attr.len()..];
+            out.push(rest[..rest.find('"').unwrap()].to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn feeds_are_atom_with_the_right_entries_and_absolute_links() {
+    for root in [common::bundled(), common::fixture("minimal")] {
+        let model = model_of(&root);
+        let base = model.site.base_url.clone();
+        let (_dir, out) = build_into(&root, &[]);
+        let changed = |id: u32| {
+            let f = model.finding(id).unwrap();
+            f.updated.unwrap_or(f.published)
+        };
+        let mut feeds = vec![(None, "atom.xml".to_string())];
+        for e in &model.site.engines {
+            feeds.push((Some(e.id.clone()), format!("engines/{}/atom.xml", e.id)));
+        }
+        for (engine, path) in feeds {
+            let (id, updated, entries) = parse_feed(&read(&out, &path), &base);
+            assert_eq!(id, format!("{base}{path}"));
+            // The right entries: listed findings (of the engine), newest change first.
+            let mut want: Vec<u32> = listed_ids(&model)
+                .into_iter()
+                .filter(|&i| {
+                    engine.as_ref().is_none_or(|e| {
+                        model
+                            .finding(i)
+                            .unwrap()
+                            .engines
+                            .iter()
+                            .any(|x| &x.engine == e)
+                    })
+                })
+                .collect();
+            want.sort_by(|&a, &b| changed(b).cmp(&changed(a)).then(b.cmp(&a)));
+            want.truncate(findings::feed::FEED_ENTRIES);
+            let got: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
+            let want_ids: Vec<String> = want.iter().map(|i| format!("{base}f/{i}/")).collect();
+            assert_eq!(got, want_ids, "{path}");
+            if let Some(&first) = want.first() {
+                assert_eq!(updated, format!("{}T00:00:00Z", changed(first)), "{path}");
+            }
+            for (e, &fid) in entries.iter().zip(&want) {
+                let f = model.finding(fid).unwrap();
+                assert_eq!(e.link, format!("{base}findings/{}/", f.slug));
+                assert!(e.title.starts_with(&format!("F{fid}: ")));
+                assert_eq!(e.updated, format!("{}T00:00:00Z", changed(fid)));
+                assert!(!e.content.contains("@@root@@"), "{}", e.content);
+                for url in urls_in(&e.content) {
+                    assert!(
+                        url.starts_with("http://")
+                            || url.starts_with("https://")
+                            || url.starts_with('#')
+                            || url.starts_with("mailto:"),
+                        "{path}: F{fid} links to {url}, relative to nothing in a feed reader"
+                    );
+                }
+            }
+        }
+    }
+    // The minimal fixture: F7 was updated after F9 was published; F3 is withdrawn.
+    let (_dir, out) = build_into(&common::fixture("minimal"), &[]);
+    let (_, _, entries) = parse_feed(&read(&out, "atom.xml"), "https://example.org/sub/");
+    let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    assert!(
+        !ids.contains(&"https://example.org/sub/f/3/"),
+        "withdrawn findings leave the feed"
+    );
+}
+
+#[test]
+fn pages_link_their_feeds() {
+    let (_dir, out) = build_into(&common::bundled(), &[]);
+    let home = read(&out, "index.html");
+    assert!(home.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Findings: serving open models: new and updated findings\" href=\"./atom.xml\">"));
+    let f = read(
+        &out,
+        "findings/vllm-engine-core-survives-server-kill/index.html",
+    );
+    assert!(f.contains("type=\"application/atom+xml\"") && f.contains("href=\"../../atom.xml\""));
+    assert!(f.contains("<link rel=\"alternate\" type=\"application/json\" title=\"F7 as JSON\" href=\"../../f/7.json\">"));
+}
+
+// ----------------------------------------------------------------- sitemap
+
+#[test]
+fn sitemap_lists_every_page_and_robots_points_to_it() {
+    for root in [common::bundled(), common::fixture("minimal")] {
+        let model = model_of(&root);
+        let base = model.site.base_url.clone();
+        let (_dir, out) = build_into(&root, &[]);
+        let xml = read(&out, "sitemap.xml");
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        assert_eq!(doc.root_element().tag_name().name(), "urlset");
+        assert_eq!(
+            doc.root_element().tag_name().namespace(),
+            Some("http://www.sitemaps.org/schemas/sitemap/0.9")
+        );
+        let locs: BTreeSet<String> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "loc")
+            .map(|n| n.text().unwrap().to_string())
+            .collect();
+        // Every built HTML page but redirects and the 404 page.
+        let pages: BTreeSet<String> = tree(&out)
+            .into_iter()
+            .filter(|(p, _)| p.ends_with(".html") && p != "404.html")
+            .filter(|(_, b)| !String::from_utf8_lossy(b).contains("http-equiv=\"refresh\""))
+            .map(|(p, _)| {
+                let p = p.strip_suffix("index.html").unwrap_or(&p).to_string();
+                format!("{base}{p}")
+            })
+            .collect();
+        assert!(pages.len() > 20);
+        assert_eq!(locs, pages, "the sitemap lists exactly the pages");
+        // Finding pages carry the date of their last change.
+        let f7 = model.finding(7).unwrap();
+        let want = format!(
+            "<loc>{base}findings/{}/</loc><lastmod>{}</lastmod>",
+            f7.slug,
+            f7.updated.unwrap_or(f7.published)
+        );
+        assert!(xml.contains(&want), "{want}");
+        assert_eq!(
+            read(&out, "robots.txt").lines().last().unwrap(),
+            format!("Sitemap: {base}sitemap.xml")
+        );
+    }
+}
+
+// -------------------------------------------------------------------- JSON
+
+#[test]
+fn json_export_round_trips_into_the_record_model() {
+    for (root, drafts) in [
+        (common::bundled(), false),
+        (common::fixture("minimal"), true),
+    ] {
+        let model = findings::open(&root, drafts).unwrap().0;
+        let base = model.site.base_url.clone();
+        let extra: &[&str] = if drafts { &["--drafts"] } else { &[] };
+        let (_dir, out) = build_into(&root, extra);
+        let text = read(&out, "findings.json");
+        let export: Export = serde_json::from_str(&text).unwrap();
+        // Stable key order: the file is exactly what the structs write back.
+        assert_eq!(
+            format!("{}\n", serde_json::to_string(&export).unwrap()),
+            text
+        );
+        assert_eq!(export.schema_version, findings::export::SCHEMA_VERSION);
+        assert_eq!(export.site.base_url, base);
+        assert_eq!(export.findings.len(), model.findings.len());
+        for (x, f) in export.findings.iter().zip(&model.findings) {
+            let i = model.by_id[&f.id];
+            assert_eq!((x.id, &x.slug, &x.title), (f.id, &f.slug, &f.title));
+            assert_eq!(x.advice, f.advice);
+            assert_eq!(x.status, f.status.as_str());
+            assert_eq!(x.published, f.published.to_string());
+            assert_eq!(x.updated, f.updated.map(|d| d.to_string()));
+            assert_eq!(x.listed, model.listed[i]);
+            assert_eq!(x.draft, f.draft);
+            assert_eq!(x.tags, f.tags);
+            assert_eq!(x.models, f.models);
+            assert_eq!(x.summary, f.summary);
+            assert!(!x.summary_text.is_empty());
+            assert_eq!(x.urls.page, format!("{base}findings/{}/", f.slug));
+            assert_eq!(x.urls.permalink, format!("{base}f/{}/", f.id));
+            assert_eq!(x.urls.json, format!("{base}f/{}.json", f.id));
+            assert_eq!(x.engines.len(), f.engines.len());
+            for (xe, e) in x.engines.iter().zip(&f.engines) {
+                assert_eq!(xe.engine, e.engine);
+                let parse = |s: &String| Version::parse(s).unwrap();
+                assert_eq!(
+                    xe.affected.iter().map(parse).collect::<Vec<_>>(),
+                    e.affected
+                );
+                assert_eq!(xe.clean.iter().map(parse).collect::<Vec<_>>(), e.clean);
+                assert_eq!(xe.fixed_in.as_ref().map(parse), e.fixed_in);
+                assert_eq!(xe.mitigated_in.as_ref().map(parse), e.mitigated_in);
+                assert_eq!(xe.introduced_in.as_ref().map(parse), e.introduced_in);
+                // The resolved states: every known version of the engine, as the matrix says.
+                let ix = model
+                    .engines
+                    .iter()
+                    .find(|ix| model.site.engines[ix.engine].id == e.engine)
+                    .unwrap();
+                let versions: Vec<&str> = xe.states.iter().map(|s| s.version.as_str()).collect();
+                assert_eq!(
+                    versions,
+                    ix.versions.iter().map(|v| v.as_str()).collect::<Vec<_>>()
+                );
+                for (s, ver) in xe.states.iter().zip(&ix.versions) {
+                    assert_eq!(s.state, state_of(e, ver).as_str());
+                }
+                if let Some(k) = ix.findings.iter().position(|&r| r == i) {
+                    let matrix: Vec<&str> = ix.cells[k].iter().map(|s| s.as_str()).collect();
+                    assert_eq!(
+                        xe.states
+                            .iter()
+                            .map(|s| s.state.as_str())
+                            .collect::<Vec<_>>(),
+                        matrix
+                    );
+                }
+            }
+            // The per-finding file holds the same finding.
+            let one: FindingFile =
+                serde_json::from_str(&read(&out, &format!("f/{}.json", f.id))).unwrap();
+            assert_eq!(one.schema_version, export.schema_version);
+            assert_eq!(&one.finding, x);
+        }
+        assert_eq!(export.runs.len(), model.runs.len());
+        for (x, r) in export.runs.iter().zip(&model.runs) {
+            assert_eq!((&x.id, &x.title), (&r.id, &r.title));
+            assert_eq!(x.tables.len(), r.tables.len());
+            for (xt, t) in x.tables.iter().zip(&r.tables) {
+                assert_eq!((&xt.header, &xt.rows), (&t.header, &t.rows), "table data");
+                assert!(out.join(format!("runs/{}/{}", r.id, t.file)).is_file());
+                assert_eq!(xt.url, format!("{base}runs/{}/{}", r.id, t.file));
+            }
+            assert_eq!(x.charts.len(), r.charts.len());
+        }
+    }
+}
+
+// ----------------------------------------------------------------- schemas
+
+fn schema(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("schemas/{name}.schema.json"));
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::validator_for(&value).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn yaml(text: &str) -> serde_json::Value {
+    serde_yaml::from_str(text).unwrap()
+}
+
+fn front_matter(text: &str) -> &str {
+    let rest = text.strip_prefix("---\n").unwrap();
+    &rest[..rest.find("\n---\n").unwrap() + 1]
+}
+
+fn errors(v: &jsonschema::Validator, value: &serde_json::Value) -> Vec<String> {
+    v.iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn schemas_accept_the_bundled_records_and_reject_bad_ones() {
+    let (site_s, finding_s, run_s) = (schema("site"), schema("finding"), schema("run"));
+    let mut checked = 0;
+    for root in [common::bundled(), common::fixture("minimal")] {
+        let e = errors(
+            &site_s,
+            &yaml(&std::fs::read_to_string(root.join("site.yaml")).unwrap()),
+        );
+        assert!(e.is_empty(), "site.yaml: {e:?}");
+        for entry in std::fs::read_dir(root.join("findings")).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let e = errors(&finding_s, &yaml(front_matter(&text)));
+            assert!(e.is_empty(), "{}: {e:?}", path.display());
+            checked += 1;
+        }
+        for entry in std::fs::read_dir(root.join("data/runs")).unwrap() {
+            let path = entry.unwrap().path().join("run.yaml");
+            let e = errors(&run_s, &yaml(&std::fs::read_to_string(&path).unwrap()));
+            assert!(e.is_empty(), "{}: {e:?}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 40);
+
+    // Each broken copy of a good record fails, as `findings check` would.
+    let good = std::fs::read_to_string(
+        common::bundled().join("findings/ngram-speculative-decoding-changed-answers.md"),
+    )
+    .unwrap();
+    let good = front_matter(&good).to_string();
+    for (from, to) in [
+        ("status: fixed", "stauts: fixed"),
+        (
+            "affected: [\"0.28\", \"0.30\"]",
+            "affected: [\"0.28\", 0.30]",
+        ),
+        ("fixed_in: \"0.32.0\"", "fixed_in: \"0.32.0-nightly\""),
+        ("status: fixed", "status: done"),
+        ("id: 2\n", "id: \"2\"\n"),
+        ("published: 2026-10-05", "published: 2026-10-5"),
+        ("group: changed-answers\n", ""),
+        (
+            "    url: https://github.com/vllm-project/vllm/pull/56531",
+            "    url: javascript:alert(1)",
+        ),
+    ] {
+        assert_eq!(good.matches(from).count(), 1, "{from}");
+        let bad = good.replacen(from, to, 1);
+        assert!(
+            !finding_s.is_valid(&yaml(&bad)),
+            "the finding schema accepts {to:?}"
+        );
+    }
+    let site = std::fs::read_to_string(common::bundled().join("site.yaml")).unwrap();
+    for (from, to) in [
+        ("color: \"#0072B2\"", "color: \"blue\""),
+        ("base_url: https://", "base_url: ftp://"),
+    ] {
+        let bad = site.replacen(from, to, 1);
+        assert_ne!(bad, site);
+        assert!(
+            !site_s.is_valid(&yaml(&bad)),
+            "the site schema accepts {to:?}"
+        );
+    }
+    let run =
+        std::fs::read_to_string(common::fixture("minimal").join("data/runs/cache-sweep/run.yaml"))
+            .unwrap();
+    for (from, to) in [
+        ("title:", "titel:"),
+        ("date: 2026-08-17", "date: yesterday"),
+    ] {
+        let bad = run.replacen(from, to, 1);
+        assert_ne!(bad, run, "{from}");
+        assert!(
+            !run_s.is_valid(&yaml(&bad)),
+            "the run schema accepts {to:?}"
+        );
+    }
+}
+
+/// Every `pattern` in a schema.
+fn patterns(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("pattern", serde_json::Value::String(p)) => out.push(p.clone()),
+                    _ => patterns(x, out),
+                }
+            }
+        }
+        serde_json::Value::Array(xs) => xs.iter().for_each(|x| patterns(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_schema_version_pattern_agrees_with_the_parser() {
+    // One version pattern, the same in every schema and field.
+    let mut all = Vec::new();
+    for name in ["finding", "run", "site"] {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("schemas/{name}.schema.json"));
+        let value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        patterns(&value, &mut all);
+    }
+    let versions: BTreeSet<&String> = all.iter().filter(|p| p.starts_with("^[vV]?")).collect();
+    assert_eq!(
+        versions.len(),
+        1,
+        "the version patterns differ: {versions:#?}"
+    );
+    assert!(all.iter().filter(|p| p.starts_with("^[vV]?")).count() >= 7);
+    let pattern = versions.into_iter().next().unwrap();
+    let v = jsonschema::validator_for(&serde_json::json!({"type": "string", "pattern": pattern}))
+        .unwrap();
+    let mut n = 0;
+    for s in corpus() {
+        let parsed = Version::parse(&s);
+        if matches!(&parsed, Err(e) if e.reason == "a number is too large") {
+            continue; // a pattern cannot count digits against u64::MAX
+        }
+        assert_eq!(
+            v.is_valid(&serde_json::json!(s)),
+            parsed.is_ok(),
+            "{s:?}: {parsed:?}"
+        );
+        n += 1;
+    }
+    assert!(n > 3000);
+}
+
+#[test]
+fn schemas_are_published_with_the_site() {
+    let (_dir, out) = build_into(&common::fixture("minimal"), &[]);
+    for name in ["finding", "run", "site"] {
+        let rel = format!("schemas/{name}.schema.json");
+        let repo = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel)).unwrap();
+        assert_eq!(std::fs::read(out.join(&rel)).unwrap(), repo, "{rel}");
+    }
+}
+
+// ----------------------------------------------------------- link previews
+
+fn meta(html: &str, attr: &str, name: &str) -> Option<String> {
+    let key = format!("<meta {attr}=\"{name}\" content=\"");
+    let i = html.find(&key)? + key.len();
+    Some(html[i..i + html[i..].find('"')?].to_string())
+}
+
+#[test]
+fn every_page_has_a_link_preview() {
+    let (_dir, out) = build_into(&common::bundled(), &[]);
+    let mut n = 0;
+    for (path, bytes) in tree(&out) {
+        if !path.ends_with(".html") {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        if html.contains("http-equiv=\"refresh\"") {
+            continue; // redirects point to their target with rel=canonical
+        }
+        let canonical = between(&html, "<link rel=\"canonical\" href=\"", "\"").to_string();
+        assert!(
+            canonical.starts_with("https://example.org/findings/"),
+            "{path}"
+        );
+        for (attr, name) in [
+            ("property", "og:title"),
+            ("property", "og:description"),
+            ("name", "description"),
+            ("name", "twitter:title"),
+            ("name", "twitter:description"),
+        ] {
+            let v = meta(&html, attr, name).unwrap_or_else(|| panic!("{path}: no {name}"));
+            assert!(!v.trim().is_empty(), "{path}: empty {name}");
+        }
+        assert_eq!(meta(&html, "property", "og:url"), Some(canonical), "{path}");
+        assert_eq!(
+            meta(&html, "name", "twitter:card").as_deref(),
+            Some("summary"),
+            "{path}"
+        );
+        n += 1;
+    }
+    assert!(n > 100);
+    // A finding's preview: its number and title, then its advice and summary.
+    let model = model_of(&common::bundled());
+    let f = model.finding(7).unwrap();
+    let html = read(&out, &format!("findings/{}/index.html", f.slug));
+    let title = meta(&html, "property", "og:title").unwrap();
+    assert_eq!(
+        title,
+        "F7: Stopping the server left the engine holding the GPU"
+    );
+    let desc = meta(&html, "property", "og:description").unwrap();
+    assert!(desc.starts_with("Stop the engine process too. "), "{desc}");
+    assert_eq!(
+        meta(&html, "property", "og:type").as_deref(),
+        Some("article")
+    );
+    assert_eq!(
+        meta(&html, "property", "og:url").as_deref(),
+        Some("https://example.org/findings/findings/vllm-engine-core-survives-server-kill/")
+    );
+}
+
+#[test]
+fn new_outputs_are_listed_in_the_build_count_and_are_deterministic() {
+    let site = Site::copy_of("minimal");
+    let a = site.run(&["build"]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    let first = tree(&site.path("public"));
+    let b = site.run(&["build"]);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert_eq!(first, tree(&site.path("public")));
+    for want in [
+        "atom.xml",
+        "engines/vllm/atom.xml",
+        "engines/sglang/atom.xml",
+        "findings.json",
+        "f/7.json",
+        "f/3.json",
+        "robots.txt",
+        "schemas/finding.schema.json",
+        "search-index.json",
+        "search.js",
+        "search/index.html",
+        "sitemap.xml",
+        "status/open/index.html",
+        "versions.js",
+    ] {
+        assert!(first.iter().any(|(p, _)| p == want), "no {want}");
+    }
+    assert!(
+        !first.iter().any(|(p, _)| p == "f/12.json"),
+        "drafts stay out"
+    );
+}
+
+#[test]
+fn new_pages_are_site_paths_for_links_and_aliases() {
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "findings/wrong-answers.md",
+        "tags: [kv-cache, speculative-decoding]\n---\n",
+        "tags: [kv-cache, speculative-decoding]\n---\nSee [search](/search/), [open ones](/status/open/), \
+         [the feed](/atom.xml) and [the data](/findings.json).\n",
+    );
+    let out = site.run(&["check"]);
+    assert_eq!(
+        out.code, 0,
+        "links to the new pages are valid: {}",
+        out.stderr
+    );
+    site.edit(
+        "findings/cache-size.md",
+        "aliases: [/old/cache/]",
+        "aliases: [/old/cache/, /atom.xml, /search/]",
+    );
+    let out = site.run(&["check"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("alias \"/atom.xml\" is a page of the site itself"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("alias \"/search/\" is a page of the site itself"),
+        "{}",
+        out.stderr
+    );
 }

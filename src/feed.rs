@@ -1,0 +1,282 @@
+//! Atom feeds, the sitemap and `robots.txt`.
+//!
+//! Two kinds of feed: `atom.xml` for the whole site and
+//! `engines/<id>/atom.xml` for the findings that name one engine. Entries are
+//! listed findings, newest first by `updated` (or `published` when never
+//! updated), at most [`FEED_ENTRIES`] of them. Every date comes from the
+//! records, never from the clock, so the same folder gives the same bytes.
+//! Entry ids are the findings' permanent addresses (`/f/<id>/`), so a feed
+//! reader keeps an entry as the same one across renames.
+//!
+//! `sitemap.xml` lists every page of the site except redirects and the 404
+//! page, with absolute URLs and, for finding pages, the date of the last
+//! change. Beyond [`SITEMAP_URLS`] pages it becomes a sitemap index over
+//! `sitemap-1.xml`, `sitemap-2.xml`, ….
+
+use crate::markdown::ROOT;
+use crate::model::Model;
+use crate::outputs::FindingText;
+use crate::record::{Date, Finding};
+use crate::urls;
+use std::fmt::Write as _;
+
+/// The most entries a feed holds: the newest ones.
+pub const FEED_ENTRIES: usize = 50;
+
+/// The most URLs in one sitemap file (the sitemap protocol's limit).
+pub const SITEMAP_URLS: usize = 50_000;
+
+/// Escapes text for XML content and attribute values, dropping characters
+/// that XML 1.0 does not allow at all.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An RFC 3339 timestamp for a record date: midnight UTC.
+fn stamp(d: Date) -> String {
+    format!("{d}T00:00:00Z")
+}
+
+/// The date a finding last changed.
+pub fn changed(f: &Finding) -> Date {
+    f.updated.unwrap_or(f.published)
+}
+
+/// Listed findings, newest change first (then highest number first), at
+/// most [`FEED_ENTRIES`]; only those naming `engine` when given.
+pub fn entries(model: &Model, engine: Option<&str>) -> Vec<usize> {
+    let mut idx: Vec<usize> = model
+        .listed()
+        .filter(|&i| engine.is_none_or(|e| model.findings[i].engines.iter().any(|x| x.engine == e)))
+        .collect();
+    idx.sort_by(|&a, &b| {
+        let (fa, fb) = (&model.findings[a], &model.findings[b]);
+        changed(fb).cmp(&changed(fa)).then(fb.id.cmp(&fa.id))
+    });
+    idx.truncate(FEED_ENTRIES);
+    idx
+}
+
+/// The Atom feed of the whole site (`engine` None) or of one engine.
+pub fn atom(model: &Model, texts: &[FindingText<'_>], engine: Option<&str>) -> String {
+    let site = &model.site;
+    let base = &site.base_url;
+    let (path, title, subtitle, alternate) = match engine {
+        None => (
+            urls::FEED.to_string(),
+            site.title.clone(),
+            site.description.clone(),
+            base.clone(),
+        ),
+        Some(id) => {
+            let name = site
+                .engines
+                .iter()
+                .find(|e| e.id == id)
+                .map_or(id, |e| e.name.as_str());
+            (
+                urls::engine_feed(id),
+                format!("{}: {name}", site.title),
+                Some(format!("Findings that concern {name}")),
+                format!("{base}{}", urls::engine(id)),
+            )
+        }
+    };
+    let self_url = format!("{base}{path}");
+    let idx = entries(model, engine);
+    // The feed changed when its newest entry did; an empty feed has a fixed date.
+    let updated = idx.first().map_or_else(
+        || "1970-01-01T00:00:00Z".to_string(),
+        |&i| stamp(changed(&model.findings[i])),
+    );
+
+    let mut x = String::with_capacity(4096 + idx.len() * 4096);
+    x.push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+    x.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
+    let _ = writeln!(x, "  <title>{}</title>", escape(&title));
+    if let Some(s) = subtitle {
+        let _ = writeln!(x, "  <subtitle>{}</subtitle>", escape(&s));
+    }
+    let _ = writeln!(x, "  <id>{}</id>", escape(&self_url));
+    let _ = writeln!(
+        x,
+        "  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>",
+        escape(&self_url)
+    );
+    let _ = writeln!(
+        x,
+        "  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>",
+        escape(&alternate)
+    );
+    let _ = writeln!(x, "  <updated>{updated}</updated>");
+    let _ = writeln!(x, "  <author><name>{}</name></author>", escape(&site.title));
+    x.push_str("  <generator>findings</generator>\n");
+    for &i in &idx {
+        entry(&mut x, model, i, &texts[i]);
+    }
+    x.push_str("</feed>\n");
+    x
+}
+
+fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>) {
+    let f = &model.findings[i];
+    let base = &model.site.base_url;
+    let page = format!("{base}{}", urls::finding(&f.slug));
+    x.push_str("  <entry>\n");
+    let _ = writeln!(
+        x,
+        "    <title>{}</title>",
+        escape(&format!("F{}: {}", f.id, t.title_text))
+    );
+    let _ = writeln!(
+        x,
+        "    <id>{}</id>",
+        escape(&format!("{base}{}", urls::short(f.id)))
+    );
+    let _ = writeln!(
+        x,
+        "    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>",
+        escape(&page)
+    );
+    let _ = writeln!(x, "    <published>{}</published>", stamp(f.published));
+    let _ = writeln!(x, "    <updated>{}</updated>", stamp(changed(f)));
+    if let Some(g) = model.site.groups.iter().find(|g| g.id == f.group) {
+        let _ = writeln!(
+            x,
+            "    <category term=\"{}\" label=\"{}\"/>",
+            escape(&g.id),
+            escape(&g.title)
+        );
+    }
+    for e in &f.engines {
+        let _ = writeln!(x, "    <category term=\"{}\"/>", escape(&e.engine));
+    }
+    for tag in &f.tags {
+        let _ = writeln!(x, "    <category term=\"{}\"/>", escape(tag));
+    }
+    let _ = writeln!(
+        x,
+        "    <summary type=\"text\">{}</summary>",
+        escape(&crate::outputs::description(&f.advice, t.summary_text))
+    );
+    // The page's own links are relative; in a feed they must be absolute.
+    // Heading self-links ("#") only make sense on the page.
+    let body = strip_anchors(&t.body_html.replace(ROOT, base));
+    let mut status = f.status.as_str().to_string();
+    if let Some(n) = &f.status_note {
+        status = format!("{status}: {n}");
+    }
+    let html = format!(
+        "<p><strong>{}</strong> ({})</p>\n{body}",
+        crate::markdown::escape(&f.advice),
+        crate::markdown::escape(&status)
+    );
+    let _ = writeln!(
+        x,
+        "    <content type=\"html\" xml:base=\"{}\">{}</content>",
+        escape(&page),
+        escape(&html)
+    );
+    x.push_str("  </entry>\n");
+}
+
+/// Removes the heading self-links (`<a class="anchor" …>#</a>`) of a body.
+fn strip_anchors(html: &str) -> String {
+    const OPEN: &str = " <a class=\"anchor\"";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        match rest[i..].find("</a>") {
+            Some(j) => rest = &rest[i + j + 4..],
+            None => {
+                rest = &rest[i..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The sitemap files: `(path, bytes)`. `pages` are site paths of pages.
+pub fn sitemap(model: &Model, pages: &[String]) -> Vec<(String, String)> {
+    let base = &model.site.base_url;
+    let lastmod: std::collections::HashMap<String, Date> = model
+        .findings
+        .iter()
+        .map(|f| (urls::finding(&f.slug), changed(f)))
+        .collect();
+    let mut pages: Vec<&String> = pages.iter().collect();
+    pages.sort();
+    pages.dedup();
+    let urlset = |chunk: &[&String]| {
+        let mut x = String::with_capacity(chunk.len() * 96 + 256);
+        x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        x.push_str("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for p in chunk {
+            let _ = write!(x, "  <url><loc>{}</loc>", escape(&format!("{base}{p}")));
+            if let Some(d) = lastmod.get(p.as_str()) {
+                let _ = write!(x, "<lastmod>{d}</lastmod>");
+            }
+            x.push_str("</url>\n");
+        }
+        x.push_str("</urlset>\n");
+        x
+    };
+    if pages.len() <= SITEMAP_URLS {
+        return vec![(urls::SITEMAP.to_string(), urlset(&pages))];
+    }
+    let mut files = Vec::new();
+    let mut index = String::new();
+    index.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    index.push_str("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    for (k, chunk) in pages.chunks(SITEMAP_URLS).enumerate() {
+        let name = format!("sitemap-{}.xml", k + 1);
+        let _ = writeln!(
+            index,
+            "  <sitemap><loc>{}</loc></sitemap>",
+            escape(&format!("{base}{name}"))
+        );
+        files.push((name, urlset(chunk)));
+    }
+    index.push_str("</sitemapindex>\n");
+    files.insert(0, (urls::SITEMAP.to_string(), index));
+    files
+}
+
+/// `robots.txt`: everything may be crawled; the sitemap is named.
+pub fn robots(model: &Model) -> String {
+    format!(
+        "# {}\nUser-agent: *\nAllow: /\n\nSitemap: {}{}\n",
+        model.site.title.replace('\n', " "),
+        model.site.base_url,
+        urls::SITEMAP
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_drops_what_xml_forbids() {
+        assert_eq!(
+            escape("a < b & \"c\" 'd' >\u{1}\u{FFFF}é\n"),
+            "a &lt; b &amp; &quot;c&quot; &apos;d&apos; &gt;é\n"
+        );
+    }
+}

@@ -1,0 +1,365 @@
+//! What the build writes besides pages: the search index ([`crate::search`]),
+//! Atom feeds, sitemap and robots file ([`crate::feed`]), the JSON export
+//! ([`crate::export`]) and the JSON Schemas of the record files; plus the
+//! small pieces of page data the browser scripts read (home filters, the
+//! "your version" box on engine pages).
+//!
+//! `render` calls [`write`] once, after the pages, with the text it already
+//! rendered for each finding ([`FindingText`]), so nothing is rendered twice.
+
+use crate::model::{EngineIndex, Model};
+use crate::record::{EngineEntry, Finding, Site, Status};
+use crate::urls;
+use crate::write::{Staging, WriteError};
+use serde::Serialize;
+
+/// What `render` already made of one finding, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct FindingText<'a> {
+    /// The title without formatting.
+    pub title_text: &'a str,
+    /// The summary (or first paragraph) without formatting.
+    pub summary_text: &'a str,
+    /// The summary as inline HTML.
+    pub summary_html: &'a str,
+    /// The body as HTML, internal links still starting with the root marker.
+    pub body_html: &'a str,
+}
+
+/// The JSON Schemas of the record files, published under `schemas/`.
+pub const SCHEMAS: &[(&str, &str)] = &[
+    ("finding", include_str!("../schemas/finding.schema.json")),
+    ("run", include_str!("../schemas/run.schema.json")),
+    ("site", include_str!("../schemas/site.schema.json")),
+];
+
+/// The description of a finding for link previews and feeds: its advice,
+/// then its summary.
+pub fn description(advice: &str, summary: &str) -> String {
+    let advice = advice.trim_end();
+    let sep = if advice.ends_with(['.', '!', '?', ':']) {
+        " "
+    } else {
+        ". "
+    };
+    if summary.is_empty() {
+        advice.to_string()
+    } else {
+        format!("{advice}{sep}{summary}")
+    }
+}
+
+/// JSON that is safe inside a `<script type="application/json">` element:
+/// `<`, `>` and `&` are written as `\u` escapes, which only strings hold.
+pub fn script_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+/// Collects the pages of a build that belong in the sitemap (all but
+/// redirects and the 404 page) while they render, from any thread.
+#[derive(Debug, Default)]
+pub struct Sitemap(std::sync::Mutex<Vec<String>>);
+
+impl Sitemap {
+    /// Notes a page rendered with `template` at `path`.
+    pub fn note(&self, template: &str, path: &str) {
+        if template != "redirect.html" && template != "404.html" {
+            if let Ok(mut v) = self.0.lock() {
+                v.push(path.to_string());
+            }
+        }
+    }
+
+    /// The pages noted, sorted.
+    pub fn pages(&self) -> Vec<String> {
+        let mut v = self.0.lock().map(|v| v.clone()).unwrap_or_default();
+        v.sort();
+        v
+    }
+}
+
+/// Writes everything of this module's list into `staging`; returns how many
+/// files it wrote.
+pub fn write(
+    model: &Model,
+    texts: &[FindingText<'_>],
+    pages: &[String],
+    staging: &Staging,
+) -> Result<usize, WriteError> {
+    let ((index, (export, singles)), (feeds, sitemaps)) = rayon::join(
+        || {
+            rayon::join(
+                || crate::search::index(model, texts),
+                || crate::export::files(model, texts),
+            )
+        },
+        || {
+            rayon::join(
+                || {
+                    let mut feeds = vec![(
+                        urls::FEED.to_string(),
+                        crate::feed::atom(model, texts, None),
+                    )];
+                    for e in &model.site.engines {
+                        feeds.push((
+                            urls::engine_feed(&e.id),
+                            crate::feed::atom(model, texts, Some(&e.id)),
+                        ));
+                    }
+                    feeds
+                },
+                || crate::feed::sitemap(model, pages),
+            )
+        },
+    );
+    let mut n = 0;
+    staging.write(urls::SEARCH_INDEX, &index)?;
+    staging.write(urls::EXPORT, &export)?;
+    n += 2;
+    {
+        use rayon::prelude::*;
+        singles
+            .par_iter()
+            .try_for_each(|(path, bytes)| staging.write(path, bytes))?;
+        n += singles.len();
+    }
+    for (path, text) in feeds.iter().chain(&sitemaps) {
+        staging.write(path, text.as_bytes())?;
+        n += 1;
+    }
+    staging.write(urls::ROBOTS, crate::feed::robots(model).as_bytes())?;
+    n += 1;
+    for (name, text) in SCHEMAS {
+        staging.write(&urls::schema(name), text.as_bytes())?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Paths this module writes (and the static files), which no alias may
+/// take. A file `x.json` also reserves the folder `x.json/`, where an alias
+/// `/x.json` would go.
+pub fn reserved_paths(site: &Site, findings: &[Finding]) -> Vec<String> {
+    let mut files: Vec<String> = [
+        urls::SEARCH_INDEX,
+        urls::FEED,
+        urls::SITEMAP,
+        urls::ROBOTS,
+        urls::EXPORT,
+        "syntax-light.css",
+        "syntax-dark.css",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    files.extend(
+        crate::templates::BUILTIN_STATIC
+            .iter()
+            .map(|(n, _)| n.to_string()),
+    );
+    files.extend(SCHEMAS.iter().map(|(n, _)| urls::schema(n)));
+    files.extend(site.engines.iter().map(|e| urls::engine_feed(&e.id)));
+    files.extend(findings.iter().map(|f| urls::finding_json(f.id)));
+    let mut out: Vec<String> = files.iter().map(|f| format!("{f}/")).collect();
+    out.extend(files);
+    out.push(urls::SEARCH.to_string());
+    out.extend(Status::ALL.iter().map(|s| urls::status(s.as_str())));
+    out
+}
+
+/// The heading and explanation of each status page.
+pub fn status_text(s: Status) -> (&'static str, &'static str) {
+    match s {
+        Status::Open => (
+            "Open",
+            "The problem is still present in the newest version tested.",
+        ),
+        Status::Fixed => ("Fixed", "A release fixes the problem."),
+        Status::Mitigated => (
+            "Mitigated",
+            "A default or a flag avoids the problem; it may remain reachable.",
+        ),
+        Status::Advice => ("Advice", "Pitfalls in method rather than engine bugs."),
+    }
+}
+
+/// Listed findings with status `s`, by id.
+pub fn with_status(model: &Model, s: Status) -> Vec<usize> {
+    model
+        .listed()
+        .filter(|&i| model.findings[i].status == s)
+        .collect()
+}
+
+/// An engine entry as the browser scripts read it (`static/versions.js`,
+/// `entry()`): version strings, empty fields left out.
+#[derive(Serialize)]
+struct EntryJson<'a> {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    affected: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    clean: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    introduced_in: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed_in: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mitigated_in: Option<&'a str>,
+}
+
+impl<'a> EntryJson<'a> {
+    fn of(e: &'a EngineEntry) -> EntryJson<'a> {
+        EntryJson {
+            affected: e.affected.iter().map(|v| v.as_str()).collect(),
+            clean: e.clean.iter().map(|v| v.as_str()).collect(),
+            introduced_in: e.introduced_in.as_ref().map(|v| v.as_str()),
+            fixed_in: e.fixed_in.as_ref().map(|v| v.as_str()),
+            mitigated_in: e.mitigated_in.as_ref().map(|v| v.as_str()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct VersionJson<'a> {
+    v: &'a str,
+    url: String,
+}
+
+/// The filter bar of the home page: engines with their versions, groups and
+/// statuses, each with the page that lists it (the filter without JS).
+pub fn home_filters(model: &Model) -> serde_json::Value {
+    use crate::markdown::ROOT;
+    let site = &model.site;
+    let engines: Vec<serde_json::Value> = model
+        .engines
+        .iter()
+        .map(|ix: &EngineIndex| {
+            let e = &site.engines[ix.engine];
+            serde_json::json!({
+                "id": e.id, "name": e.name, "color": e.color,
+                "url": format!("{ROOT}{}", urls::engine(&e.id)),
+                "count": ix.findings.len(),
+                "versions": ix.versions.iter().map(|v| serde_json::json!({
+                    "version": v.as_str(),
+                    "url": format!("{ROOT}{}", urls::version(&e.id, v.as_str())),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let groups: Vec<serde_json::Value> = site
+        .groups
+        .iter()
+        .zip(&model.groups)
+        .map(|(g, idx)| {
+            serde_json::json!({
+                "id": g.id, "title": g.title, "count": idx.len(),
+                "url": format!("{ROOT}{}", urls::group(&g.id)),
+            })
+        })
+        .collect();
+    let statuses: Vec<serde_json::Value> = Status::ALL
+        .iter()
+        .map(|&s| {
+            serde_json::json!({
+                "id": s.as_str(), "title": status_text(s).0,
+                "count": with_status(model, s).len(),
+                "url": format!("{ROOT}{}", urls::status(s.as_str())),
+            })
+        })
+        .collect();
+    serde_json::json!({ "engines": engines, "groups": groups, "statuses": statuses })
+}
+
+/// The engine entries of every listed finding, for the home page's version
+/// filter: `{"<id>": {"<engine>": entry}}`, script-safe.
+pub fn home_entries(model: &Model) -> String {
+    let mut map: std::collections::BTreeMap<u32, std::collections::BTreeMap<&str, EntryJson<'_>>> =
+        std::collections::BTreeMap::new();
+    for i in model.listed() {
+        let f = &model.findings[i];
+        map.insert(
+            f.id,
+            f.engines
+                .iter()
+                .map(|e| (e.engine.as_str(), EntryJson::of(e)))
+                .collect(),
+        );
+    }
+    script_json(&map)
+}
+
+#[derive(Serialize)]
+struct EngineFinding<'a> {
+    id: u32,
+    url: String,
+    title: String,
+    advice: &'a str,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    entry: EntryJson<'a>,
+}
+
+/// The data of an engine page's "your version" box: the engine, its known
+/// versions with their pages, and each listed finding's entry. URLs are
+/// relative to the site root. Script-safe.
+pub fn engine_data(model: &Model, ix: &EngineIndex) -> String {
+    let e = &model.site.engines[ix.engine];
+    let versions: Vec<VersionJson<'_>> = ix
+        .versions
+        .iter()
+        .map(|v| VersionJson {
+            v: v.as_str(),
+            url: urls::version(&e.id, v.as_str()),
+        })
+        .collect();
+    let findings: Vec<EngineFinding<'_>> = ix
+        .findings
+        .iter()
+        .filter_map(|&i| {
+            let f = &model.findings[i];
+            let entry = f.engines.iter().find(|x| x.engine == e.id)?;
+            Some(EngineFinding {
+                id: f.id,
+                url: urls::finding(&f.slug),
+                title: crate::markdown::plain_text(&f.title),
+                advice: &f.advice,
+                status: f.status.as_str(),
+                note: entry.note.as_deref(),
+                entry: EntryJson::of(entry),
+            })
+        })
+        .collect();
+    script_json(&serde_json::json!({
+        "engine": {"id": e.id, "name": e.name},
+        "versions": versions,
+        "findings": findings,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_join_advice_and_summary() {
+        assert_eq!(description("Pin it", "It moved."), "Pin it. It moved.");
+        assert_eq!(description("Pin it!", "It moved."), "Pin it! It moved.");
+        assert_eq!(description("Pin it", ""), "Pin it");
+    }
+
+    #[test]
+    fn script_json_cannot_close_the_script() {
+        let s = script_json(&serde_json::json!({"t": "</script><!-- & >"}));
+        assert!(
+            !s.contains('<') && !s.contains('>') && !s.contains('&'),
+            "{s}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["t"], "</script><!-- & >");
+    }
+}

@@ -1,0 +1,215 @@
+//! The search index: one small JSON file the search page fetches.
+//!
+//! Every listed finding is one row of `search-index.json`, an array of
+//! fields named once in `fields` (not per row) to keep the file small:
+//!
+//! ```json
+//! {"schema_version":1,
+//!  "fields":["id","url","title","advice","status","summary","terms","body"],
+//!  "items":[[7,"findings/x/","Stopping the server…","Stop the engine process too","open","…","vllm vLLM 0.28 …","…"]]}
+//! ```
+//!
+//! `url` is relative to the site root. `terms` holds what a reader may type
+//! to narrow down: engine ids and names with the versions the entry names,
+//! the status note, group title, models, hardware and tags. `body` is not
+//! the body text but its distinct words, lowercased, in order of first
+//! appearance, without common English words and without words already found
+//! in the other fields, cut at [`BODY_CHARS`]: enough to find a finding by
+//! what it talks about, at a fraction of the size. The search script
+//! (`static/search.js`) matches every typed word as a substring of these
+//! fields and ranks by where it matched.
+
+use crate::model::Model;
+use crate::outputs::FindingText;
+use crate::urls;
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// The version of the index format; the script checks it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The most characters of body words kept per finding.
+pub const BODY_CHARS: usize = 1200;
+
+/// The field names, in row order.
+pub const FIELDS: [&str; 8] = [
+    "id", "url", "title", "advice", "status", "summary", "terms", "body",
+];
+
+#[derive(Serialize)]
+struct Index<'a> {
+    schema_version: u32,
+    fields: [&'static str; 8],
+    items: Vec<Item<'a>>,
+}
+
+/// One row, serialized as an array in the order of [`FIELDS`].
+#[derive(Serialize)]
+struct Item<'a>(
+    u32,
+    String,
+    &'a str,
+    &'a str,
+    &'static str,
+    &'a str,
+    String,
+    String,
+);
+
+/// Builds `search-index.json` for the listed findings of `model`.
+pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
+    use rayon::prelude::*;
+    let listed: Vec<usize> = model.listed().collect();
+    let items = listed
+        .par_iter()
+        .map(|&i| {
+            let f = &model.findings[i];
+            let t = &texts[i];
+            let mut terms: Vec<String> = Vec::new();
+            for e in &f.engines {
+                terms.push(e.engine.clone());
+                if let Some(eng) = model.site.engines.iter().find(|x| x.id == e.engine) {
+                    if eng.name.to_lowercase() != e.engine {
+                        terms.push(eng.name.clone());
+                    }
+                }
+                for v in e
+                    .affected
+                    .iter()
+                    .chain(&e.clean)
+                    .chain(&e.introduced_in)
+                    .chain(&e.fixed_in)
+                    .chain(&e.mitigated_in)
+                {
+                    terms.push(v.to_string());
+                }
+                terms.extend(e.note.clone());
+            }
+            terms.extend(f.status_note.clone());
+            if let Some(g) = model.site.groups.iter().find(|g| g.id == f.group) {
+                terms.push(g.title.clone());
+            }
+            terms.extend(f.models.iter().cloned());
+            terms.extend(f.hardware.iter().cloned());
+            terms.extend(f.tags.iter().cloned());
+            let terms = terms.join(" ");
+            let seen = format!("{} {} {} {}", t.title_text, f.advice, t.summary_text, terms);
+            Item(
+                f.id,
+                urls::finding(&f.slug),
+                t.title_text,
+                &f.advice,
+                f.status.as_str(),
+                t.summary_text,
+                terms,
+                body_words(&html_text(t.body_html), &seen, BODY_CHARS),
+            )
+        })
+        .collect();
+    let mut out = serde_json::to_vec(&Index {
+        schema_version: SCHEMA_VERSION,
+        fields: FIELDS,
+        items,
+    })
+    .unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// The text of an HTML fragment: tags dropped (as spaces), the entities
+/// the Markdown renderer writes decoded.
+pub fn html_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Common English words that carry nothing for search, sorted.
+const STOP: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
+    "before", "both", "but", "by", "can", "could", "did", "do", "does", "each", "either", "for",
+    "from", "had", "has", "have", "how", "if", "in", "into", "is", "it", "its", "may", "more",
+    "most", "much", "no", "nor", "not", "of", "on", "one", "only", "or", "other", "our", "out",
+    "over", "same", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "through", "to", "too", "two", "under", "until", "up", "us",
+    "was", "we", "were", "what", "when", "where", "which", "while", "who", "why", "will", "with",
+    "would", "you", "your",
+];
+
+/// The words of lowercased `text`: runs of letters, digits and `.-_+/`,
+/// trimmed to start and end with a letter or digit (so versions and flags
+/// stay whole: `0.32.0`, `max-model-len`).
+fn words(lower: &str) -> impl Iterator<Item = &str> {
+    let is_word = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '+' | '/');
+    lower
+        .split(move |c: char| !is_word(c))
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+}
+
+/// The distinct words of `text`, lowercased, in order of first appearance,
+/// leaving out stop words, one-character words and the words of `seen`,
+/// joined by spaces and cut at a word boundary within `limit` bytes.
+pub fn body_words(text: &str, seen: &str, limit: usize) -> String {
+    let lower = text.to_lowercase();
+    let seen = seen.to_lowercase();
+    let mut taken: HashSet<&str> = words(&seen).collect();
+    let mut out = String::new();
+    for w in words(&lower) {
+        if w.chars().nth(1).is_none() || STOP.binary_search(&w).is_ok() || !taken.insert(w) {
+            continue;
+        }
+        if out.len() + w.len() + 1 > limit {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_words_are_distinct_new_and_bounded() {
+        let text = "The cache <b>size</b> changed; run `--max-model-len` on vLLM 0.30, \
+                    then the cache size changed again.";
+        let words = body_words(text, "the size", 1000);
+        assert_eq!(words, "cache changed run max-model-len vllm 0.30 again");
+        let short = body_words(text, "", 20);
+        assert!(short.len() <= 20, "{short}");
+        assert_eq!(short, "cache size changed");
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        assert!(STOP.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn html_text_drops_tags_and_decodes_entities() {
+        assert_eq!(
+            html_text("<p>a &lt;b&gt; &amp; <code>c</code></p>"),
+            " a <b> &  c  "
+        );
+    }
+}
