@@ -96,12 +96,39 @@ pub struct BuildReport {
     pub counts: render::Counts,
     /// Warnings found while checking.
     pub warnings: Diagnostics,
+    /// How long each stage took.
+    pub timings: Timings,
+}
+
+/// How long each stage of a build took, for `--verbose`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    /// Reading and parsing the files.
+    pub load: std::time::Duration,
+    /// The rules between records.
+    pub validate: std::time::Duration,
+    /// Loading templates and building the model.
+    pub model: std::time::Duration,
+    /// Templates, Markdown, charts, and pages written into the staging folder.
+    pub render: std::time::Duration,
+    /// Static files copied, then the swap.
+    pub write: std::time::Duration,
 }
 
 /// Checks, models, renders and writes the site: what `findings build` does.
 /// On any error the previous output folder is left as it was.
 pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
-    let (loaded, diags) = check(&opts.root);
+    let mut timings = Timings::default();
+    let mut clock = std::time::Instant::now();
+    let mut lap = || {
+        let now = std::time::Instant::now();
+        std::mem::replace(&mut clock, now).elapsed()
+    };
+    let mut loaded = load::load(&opts.root);
+    let mut diags = std::mem::take(&mut loaded.diagnostics);
+    timings.load = lap();
+    diags.extend(validate::validate(&loaded));
+    timings.validate = lap();
     if diags.has_errors() {
         return Err(BuildError::Invalid(diags));
     }
@@ -117,8 +144,10 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     }
     let templates = templates::Templates::load(&opts.root).map_err(BuildError::Templates)?;
     let model = model::Model::build(site, loaded.findings, loaded.runs, opts.drafts);
+    timings.model = lap();
     let staging = write::Staging::new(&opts.output)?;
     let result = render::render_site(&model, &templates, &staging).and_then(|counts| {
+        timings.render = lap();
         copy_static(&opts.root, &staging)
             .map(|n| (counts, n))
             .map_err(Into::into)
@@ -127,9 +156,11 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         Ok((mut counts, n)) => {
             counts.assets += n;
             staging.swap()?;
+            timings.write = lap();
             Ok(BuildReport {
                 counts,
                 warnings: diags,
+                timings,
             })
         }
         Err(e) => {
