@@ -25,6 +25,7 @@ pub mod outputs;
 pub mod record;
 pub mod render;
 pub mod search;
+pub mod serve;
 pub mod state;
 pub mod templates;
 pub mod urls;
