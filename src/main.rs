@@ -1,17 +1,39 @@
 //! The `findings` command line.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use findings::diagnostics::{plural, Diagnostic};
-use std::path::PathBuf;
+use findings::diagnostics::{plural, Diagnostic, Severity};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success: the folder is clean (warnings allowed) and the command did its work;
+     `serve` also exits 0 when stopped with Ctrl-C
+  1  errors in the records, a template that fails, output that cannot be written,
+     `show` of a finding that does not exist, `new` that would overwrite a file,
+     or `serve` that cannot listen on its port
+  2  a wrong command line: an unknown option or value, an unknown engine or group
+
+Colour is used only on a terminal and never when NO_COLOR is set; a progress
+indicator shows on a terminal when a build takes more than a second (never
+when CI is set).";
 
 #[derive(Parser)]
 #[command(
     name = "findings",
     version,
-    about = "Build a static site of evidence-backed findings about serving open models"
+    about = "Build a static site of evidence-backed findings about serving open models",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
+    /// Print only errors.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the time of each build stage, the files that changed.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -44,6 +66,34 @@ enum Command {
         /// Output format of the diagnostics.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Build, serve the site on 127.0.0.1, and rebuild and reload pages when a record changes.
+    #[command(after_help = "\
+The site is built into a temporary folder (removed when serve stops) with
+base_url set to the local address, so public/ is never overwritten with a
+site that links to 127.0.0.1. Changes under findings/, data/, templates/,
+static/ and to site.yaml rebuild it; open pages reload. When a record has
+errors, they are printed here and shown over the page in the browser, and
+the last good site is still served. Stop with Ctrl-C.")]
+    Serve {
+        /// The site folder (holds site.yaml, findings/, data/).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The port on 127.0.0.1; 0 picks a free one.
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+        /// Open the home page in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// Build into this folder instead of a temporary one (its contents are replaced).
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Build with this base_url instead of the local address.
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Include draft findings.
+        #[arg(long)]
+        drafts: bool,
     },
     /// List findings, optionally those concerning an engine version, with each one's state for it.
     List {
@@ -119,26 +169,210 @@ enum Format {
     Json,
 }
 
-fn print_diagnostics(list: &[Diagnostic], format: Format) {
-    match format {
-        Format::Json => {
-            println!("{}", serde_json::to_string_pretty(list).unwrap_or_default());
+/// How the command talks: how much, and whether in colour.
+#[derive(Clone, Copy)]
+struct Ui {
+    quiet: bool,
+    verbose: bool,
+    color: bool,
+    progress: bool,
+}
+
+impl Ui {
+    fn new(quiet: bool, verbose: bool) -> Ui {
+        let terminal = std::io::stderr().is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Ui {
+            quiet,
+            verbose,
+            color: terminal && !no_color,
+            progress: terminal && !quiet && std::env::var_os("CI").is_none(),
         }
-        Format::Text => {
-            for d in list {
-                eprintln!("{d}");
+    }
+
+    fn paint(&self, text: &str, style: &str) -> String {
+        if self.color {
+            format!("\x1b[{style}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// `error: message` on stderr, always (even with --quiet).
+    fn error(&self, message: impl std::fmt::Display) {
+        eprintln!("{} {message}", self.paint("error:", "1;31"));
+    }
+
+    /// A line of progress or summary on stderr, unless --quiet.
+    fn info(&self, message: impl std::fmt::Display) {
+        if !self.quiet {
+            eprintln!("{message}");
+        }
+    }
+
+    /// A diagnostic as text, with `error:`/`warning:` in colour.
+    fn diagnostic(&self, d: &Diagnostic) -> String {
+        let text = d.to_string();
+        let (label, style) = match d.severity {
+            Severity::Error => ("error:", "1;31"),
+            Severity::Warning => ("warning:", "1;33"),
+        };
+        match text.find(&format!(": {label} ")) {
+            Some(i) if self.color => format!(
+                "{}: {}{}",
+                &text[..i],
+                self.paint(label, style),
+                &text[i + 2 + label.len()..]
+            ),
+            _ => text,
+        }
+    }
+
+    /// Prints diagnostics: JSON on stdout, or text on stderr (errors only with --quiet).
+    fn diagnostics(&self, list: &[Diagnostic], format: Format) {
+        match format {
+            Format::Json => {
+                println!("{}", serde_json::to_string_pretty(list).unwrap_or_default());
             }
+            Format::Text => {
+                for d in list {
+                    if !self.quiet || d.severity == Severity::Error {
+                        eprintln!("{}", self.diagnostic(d));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `work`, showing a spinner with the elapsed time on a terminal
+    /// once it has taken more than a second.
+    fn progress<T>(&self, label: &str, work: impl FnOnce() -> T) -> T {
+        if !self.progress {
+            return work();
+        }
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let label = label.to_string();
+        let started = Instant::now();
+        let spinner = std::thread::spawn(move || {
+            if wait.recv_timeout(Duration::from_secs(1))
+                != Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+            {
+                return;
+            }
+            let bar = indicatif::ProgressBar::new_spinner().with_elapsed(started.elapsed());
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            {
+                bar.set_style(style);
+            }
+            bar.set_message(label);
+            bar.enable_steady_tick(Duration::from_millis(100));
+            let _ = wait.recv();
+            bar.finish_and_clear();
+        });
+        let out = work();
+        drop(done);
+        let _ = spinner.join();
+        out
+    }
+}
+
+fn ms(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+/// Builds once and reports it like `findings build` does: warnings, one
+/// summary line (`verb: … in N ms`), stage times with --verbose, errors.
+/// Returns the error messages when the build failed.
+fn build_and_report(
+    ui: Ui,
+    opts: &findings::BuildOptions,
+    format: Format,
+    verb: &str,
+    serving: bool,
+) -> Result<(), Vec<String>> {
+    let start = Instant::now();
+    let result = ui.progress("building the site", || findings::build(opts));
+    let elapsed = start.elapsed();
+    match result {
+        Ok(report) => {
+            let warnings = report.warnings.warning_count();
+            ui.diagnostics(&report.warnings.sorted(), format);
+            let c = report.counts;
+            ui.info(format_args!(
+                "{verb}: {} ({}, {}, {}) and {} into {} in {} ms{}",
+                plural(c.pages, "page", "pages"),
+                plural(c.findings, "finding", "findings"),
+                plural(c.runs, "run", "runs"),
+                plural(c.charts, "chart", "charts"),
+                plural(c.assets, "file", "files"),
+                opts.output.display(),
+                ms(elapsed),
+                if warnings > 0 {
+                    format!(", {}", plural(warnings, "warning", "warnings"))
+                } else {
+                    String::new()
+                },
+            ));
+            if ui.verbose {
+                let t = report.timings;
+                ui.info(format_args!(
+                    "  stages: load {} ms, validate {} ms, model {} ms, render {} ms, write {} ms",
+                    ms(t.load),
+                    ms(t.validate),
+                    ms(t.model),
+                    ms(t.render),
+                    ms(t.write),
+                ));
+            }
+            Ok(())
+        }
+        Err(findings::BuildError::Invalid(diags)) => {
+            let errors = diags.error_count();
+            let sorted = diags.sorted();
+            ui.diagnostics(&sorted, format);
+            if serving {
+                eprintln!(
+                    "{verb}: stopped, {} in {} ms; still serving the last good site",
+                    plural(errors, "error", "errors"),
+                    ms(elapsed)
+                );
+            } else {
+                eprintln!(
+                    "{verb}: stopped, {}; nothing was written",
+                    plural(errors, "error", "errors")
+                );
+            }
+            Err(sorted
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| d.to_string())
+                .collect())
+        }
+        Err(e) => {
+            ui.error(&e);
+            if serving {
+                eprintln!(
+                    "{verb}: stopped in {} ms; still serving the last good site",
+                    ms(elapsed)
+                );
+            } else {
+                eprintln!(
+                    "{verb}: stopped; the previous site in {} is unchanged",
+                    opts.output.display()
+                );
+            }
+            Err(vec![e.to_string()])
         }
     }
 }
 
 /// Opens the folder for a read-only command, or reports why not.
-fn open(root: &std::path::Path) -> Result<findings::model::Model, ExitCode> {
+fn open(ui: Ui, root: &Path) -> Result<findings::model::Model, ExitCode> {
     findings::open(root, false)
         .map(|(m, _)| m)
         .map_err(|diags| {
             let n = diags.error_count();
-            print_diagnostics(&diags.sorted(), Format::Text);
+            ui.diagnostics(&diags.sorted(), Format::Text);
             eprintln!(
                 "stopped: the folder has {}; run `findings check`",
                 plural(n, "error", "errors")
@@ -147,15 +381,171 @@ fn open(root: &std::path::Path) -> Result<findings::model::Model, ExitCode> {
         })
 }
 
+/// What `serve` does around the server: builds, and says so.
+struct ServeHost {
+    ui: Ui,
+    opts: findings::BuildOptions,
+    open_browser: bool,
+}
+
+impl findings::serve::Host for ServeHost {
+    fn rebuild(&mut self, changed: &[PathBuf]) -> Result<(), Vec<String>> {
+        let verb = if changed.is_empty() {
+            "build".to_string()
+        } else {
+            // Name files that still exist first: editors and tools write
+            // temporary files beside the one saved.
+            let mut named: Vec<&PathBuf> = changed
+                .iter()
+                .filter(|p| self.opts.root.join(p).exists())
+                .collect();
+            if named.is_empty() {
+                named = changed.iter().collect();
+            }
+            let first = named[0].display().to_string();
+            if self.ui.verbose {
+                for p in changed {
+                    self.ui.info(format_args!("changed: {}", p.display()));
+                }
+            }
+            match named.len() {
+                1 => format!("rebuild ({first})"),
+                n => format!("rebuild ({first} and {} more)", n - 1),
+            }
+        };
+        build_and_report(self.ui, &self.opts, Format::Text, &verb, true)
+    }
+
+    fn ready(&mut self, url: &str) {
+        // The address is the command's result: on stdout, even with --quiet.
+        println!("serving {url} from {}", self.opts.output.display());
+        self.ui.info(format_args!(
+            "watching findings/, data/, templates/, static/ and site.yaml in {}; Ctrl-C to stop",
+            self.opts.root.display()
+        ));
+        if self.open_browser {
+            open_in_browser(self.ui, url);
+        }
+    }
+
+    fn note(&mut self, message: &str) {
+        eprintln!("{} {message}", self.ui.paint("warning:", "1;33"));
+    }
+}
+
+fn open_in_browser(ui: Ui, url: &str) {
+    let mut cmd = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    let spawned = cmd
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        eprintln!(
+            "{} cannot open a browser ({e}); open {url} yourself",
+            ui.paint("warning:", "1;33")
+        );
+    }
+}
+
+fn serve(
+    ui: Ui,
+    root: PathBuf,
+    port: u16,
+    open_browser: bool,
+    output: Option<PathBuf>,
+    base_url: Option<String>,
+    drafts: bool,
+) -> ExitCode {
+    let server = match findings::serve::Server::bind(port) {
+        Ok(s) => s,
+        Err(e) => {
+            ui.error(format_args!(
+                "cannot listen on 127.0.0.1:{port}: {e}; pick another port with --port N, or --port 0 for any free one"
+            ));
+            return ExitCode::FAILURE;
+        }
+    };
+    // The site goes into a temporary folder unless told otherwise; it is
+    // removed when `temp` drops, after the server has stopped.
+    let temp;
+    let output = match output {
+        Some(o) => o,
+        None => match tempfile::Builder::new().prefix("findings-serve-").tempdir() {
+            Ok(dir) => {
+                temp = dir;
+                temp.path().join("site")
+            }
+            Err(e) => {
+                ui.error(format_args!("cannot make a temporary folder: {e}"));
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let stopper = server.stopper();
+    let pressed = std::sync::atomic::AtomicBool::new(false);
+    let handler = move || {
+        // The first Ctrl-C stops cleanly; a second one does not wait.
+        if pressed.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        stopper.stop();
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
+        eprintln!(
+            "{} cannot handle Ctrl-C ({e}); stop the server another way",
+            ui.paint("warning:", "1;33")
+        );
+    }
+    let mut host = ServeHost {
+        ui,
+        opts: findings::BuildOptions {
+            root: root.clone(),
+            output: output.clone(),
+            base_url: Some(base_url.unwrap_or_else(|| server.url())),
+            drafts,
+        },
+        open_browser,
+    };
+    match server.run(&root, &output, &mut host) {
+        Ok(()) => {
+            ui.info("serve: stopped");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            ui.error(format_args!("cannot serve {}: {e}", root.display()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    let ui = Ui::new(cli.quiet, cli.verbose);
+    match run(ui, cli.command) {
         Ok(code) | Err(code) => code,
     }
 }
 
-fn run(command: Command) -> Result<ExitCode, ExitCode> {
+fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
     Ok(match command {
+        Command::Serve {
+            root,
+            port,
+            open,
+            output,
+            base_url,
+            drafts,
+        } => serve(ui, root, port, open, output, base_url, drafts),
         Command::List {
             root,
             engine,
@@ -164,24 +554,24 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             status,
             format,
         } => {
-            let model = open(&root)?;
+            let model = open(ui, &root)?;
             let version = match version
                 .map(|v| findings::version::Version::parse(&v))
                 .transpose()
             {
                 Ok(v) => v,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    ui.error(e);
                     return Err(ExitCode::from(2));
                 }
             };
             if let Some(e) = &engine {
                 if !model.site.engines.iter().any(|x| &x.id == e) {
                     let ids: Vec<&str> = model.site.engines.iter().map(|x| x.id.as_str()).collect();
-                    eprintln!(
-                        "error: unknown engine \"{e}\"; known engines: {}",
+                    ui.error(format_args!(
+                        "unknown engine \"{e}\"; known engines: {}",
                         ids.join(", ")
-                    );
+                    ));
                     return Err(ExitCode::from(2));
                 }
             }
@@ -202,15 +592,17 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             ExitCode::SUCCESS
         }
         Command::Show { id, root } => {
-            let model = open(&root)?;
+            let model = open(ui, &root)?;
             let Ok(n) = id.trim_start_matches(['F', 'f']).parse::<u32>() else {
-                eprintln!("error: \"{id}\" is not a finding number (write 7 or F7)");
+                ui.error(format_args!(
+                    "\"{id}\" is not a finding number (write 7 or F7)"
+                ));
                 return Err(ExitCode::from(2));
             };
             match findings::authoring::show(&model, n) {
                 Some(text) => print!("{text}"),
                 None => {
-                    eprintln!("error: no finding has id {n}");
+                    ui.error(format_args!("no finding has id {n}"));
                     return Err(ExitCode::FAILURE);
                 }
             }
@@ -223,13 +615,13 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             version,
             root,
         } => {
-            let model = open(&root)?;
+            let model = open(ui, &root)?;
             if !model.site.groups.iter().any(|g| g.id == group) {
-                eprintln!("error: unknown group \"{group}\"");
+                ui.error(format_args!("unknown group \"{group}\""));
                 return Err(ExitCode::from(2));
             }
             if !model.site.engines.iter().any(|e| e.id == engine) {
-                eprintln!("error: unknown engine \"{engine}\"");
+                ui.error(format_args!("unknown engine \"{engine}\""));
                 return Err(ExitCode::from(2));
             }
             // The next free id: ids are never reused, drafts and withdrawn ones included.
@@ -253,7 +645,7 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             ) {
                 Ok(path) => println!("{}", root.join(path).display()),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    ui.error(e);
                     return Err(ExitCode::FAILURE);
                 }
             }
@@ -265,6 +657,22 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             version,
             root,
         } => {
+            if let (
+                findings::load::Loaded {
+                    site: Some(site), ..
+                },
+                _,
+            ) = findings::check(&root)
+            {
+                if !site.engines.iter().any(|e| e.id == engine) {
+                    let ids: Vec<&str> = site.engines.iter().map(|x| x.id.as_str()).collect();
+                    ui.error(format_args!(
+                        "unknown engine \"{engine}\"; known engines: {}",
+                        ids.join(", ")
+                    ));
+                    return Err(ExitCode::from(2));
+                }
+            }
             match findings::authoring::new_run(
                 &root,
                 &id,
@@ -274,7 +682,7 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             ) {
                 Ok(path) => println!("{}", root.join(path).display()),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    ui.error(e);
                     return Err(ExitCode::FAILURE);
                 }
             }
@@ -287,77 +695,34 @@ fn run(command: Command) -> Result<ExitCode, ExitCode> {
             drafts,
             format,
         } => {
-            let start = std::time::Instant::now();
             let opts = findings::BuildOptions {
                 output: output.unwrap_or_else(|| root.join("public")),
                 root,
                 base_url,
                 drafts,
             };
-            match findings::build(&opts) {
-                Ok(report) => {
-                    let warnings = report.warnings.warning_count();
-                    print_diagnostics(&report.warnings.sorted(), format);
-                    let c = report.counts;
-                    eprintln!(
-                        "build: {} ({}, {}, {}) and {} into {} in {} ms{}",
-                        plural(c.pages, "page", "pages"),
-                        plural(c.findings, "finding", "findings"),
-                        plural(c.runs, "run", "runs"),
-                        plural(c.charts, "chart", "charts"),
-                        plural(c.assets, "file", "files"),
-                        opts.output.display(),
-                        start.elapsed().as_millis(),
-                        if warnings > 0 {
-                            format!(", {}", plural(warnings, "warning", "warnings"))
-                        } else {
-                            String::new()
-                        },
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(findings::BuildError::Invalid(diags)) => {
-                    let errors = diags.error_count();
-                    print_diagnostics(&diags.sorted(), format);
-                    eprintln!(
-                        "build: stopped, {}; nothing was written",
-                        plural(errors, "error", "errors")
-                    );
-                    ExitCode::FAILURE
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    eprintln!(
-                        "build: stopped; the previous site in {} is unchanged",
-                        opts.output.display()
-                    );
-                    ExitCode::FAILURE
-                }
+            match build_and_report(ui, &opts, format, "build", false) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
             }
         }
         Command::Check { root, format } => {
+            let start = Instant::now();
             let (loaded, diags) = findings::check(&root);
             let errors = diags.error_count();
             let warnings = diags.warning_count();
             let list: Vec<Diagnostic> = diags.sorted();
-            match format {
-                Format::Json => {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&list).unwrap_or_default()
-                    );
-                }
-                Format::Text => {
-                    for d in &list {
-                        eprintln!("{d}");
-                    }
-                    eprintln!(
-                        "check: {}, {} in {} and {}",
-                        plural(errors, "error", "errors"),
-                        plural(warnings, "warning", "warnings"),
-                        plural(loaded.findings.len(), "finding", "findings"),
-                        plural(loaded.runs.len(), "run", "runs"),
-                    );
+            ui.diagnostics(&list, format);
+            if let Format::Text = format {
+                ui.info(format_args!(
+                    "check: {}, {} in {} and {}",
+                    plural(errors, "error", "errors"),
+                    plural(warnings, "warning", "warnings"),
+                    plural(loaded.findings.len(), "finding", "findings"),
+                    plural(loaded.runs.len(), "run", "runs"),
+                ));
+                if ui.verbose {
+                    ui.info(format_args!("  took {} ms", ms(start.elapsed())));
                 }
             }
             if errors > 0 {
