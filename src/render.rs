@@ -170,6 +170,38 @@ struct PageView {
     has_code: bool,
 }
 
+/// Pages rendered together, in parallel.
+const BATCH: usize = 512;
+
+/// Collects pages as they are listed and renders each full batch in parallel.
+struct Batch<'a> {
+    pending: Vec<Job>,
+    render: &'a (dyn Fn(Job) -> Result<(), RenderError> + Sync),
+    pages: usize,
+    error: Option<RenderError>,
+}
+
+impl Batch<'_> {
+    fn push(&mut self, job: Job) {
+        self.pending.push(job);
+        if self.pending.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let jobs = std::mem::take(&mut self.pending);
+        if self.error.is_some() {
+            return;
+        }
+        self.pages += jobs.len();
+        // Report the first failing page in page order, not whichever thread
+        // failed first, so the same input always gives the same message.
+        let results: Vec<Result<(), RenderError>> = jobs.into_par_iter().map(self.render).collect();
+        self.error = results.into_iter().find_map(Result::err);
+    }
+}
+
 /// A page to render: template, path, and its own context.
 struct Job {
     template: &'static str,
@@ -233,10 +265,10 @@ pub fn render_site(
     };
     let site_value = serde_json::to_value(&site_view).unwrap_or_default();
 
-    let jobs = jobs(model, &prepared, &charts, &resolve);
-    let pages = jobs.len();
+    // Pages are rendered in batches as they are listed, so that only one
+    // batch of page contexts is in memory at a time, whatever the site's size.
     let sitemap = crate::outputs::Sitemap::default();
-    jobs.into_par_iter().try_for_each(|job| {
+    let render_one = |job: Job| {
         sitemap.note(job.template, &job.page.path);
         let html = templates
             .render(job.template, &site_value, &job.page, job.data)
@@ -254,7 +286,19 @@ pub fn render_site(
         let html = relativize(&html, &root);
         staging.write(&job.page.path, html.as_bytes())?;
         Ok::<(), RenderError>(())
-    })?;
+    };
+    let mut batch = Batch {
+        pending: Vec::with_capacity(BATCH),
+        render: &render_one,
+        pages: 0,
+        error: None,
+    };
+    jobs(model, &prepared, &charts, &resolve, &mut batch);
+    batch.flush();
+    if let Some(e) = batch.error {
+        return Err(e);
+    }
+    let pages = batch.pages;
 
     // Published run data: each CSV as it is.
     let mut assets = 0;
@@ -302,13 +346,24 @@ fn run_table_csv(t: &Table) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
-/// Replaces the root marker in links with the page's relative root.
+/// Replaces the root marker in links with the page's relative root, in one
+/// pass. The marker is only replaced where a URL starts (after `href="`,
+/// `src="`, `action="` or `url=`), so text that happens to contain it stays.
 fn relativize(html: &str, root: &str) -> String {
     let root = if root.is_empty() { "./" } else { root };
-    html.replace(&format!("href=\"{ROOT}"), &format!("href=\"{root}"))
-        .replace(&format!("src=\"{ROOT}"), &format!("src=\"{root}"))
-        .replace(&format!("action=\"{ROOT}"), &format!("action=\"{root}"))
-        .replace(&format!("url={ROOT}"), &format!("url={root}"))
+    let mut out = String::with_capacity(html.len() + 1024);
+    let mut rest = html;
+    while let Some(i) = rest.find(ROOT) {
+        let before = &rest[..i];
+        out.push_str(before);
+        let starts_url = ["href=\"", "src=\"", "action=\"", "url="]
+            .iter()
+            .any(|p| before.ends_with(p));
+        out.push_str(if starts_url { root } else { ROOT });
+        rest = &rest[i + ROOT.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn resolve_link(model: &Model, url: &str) -> Option<String> {
@@ -473,9 +528,9 @@ fn jobs(
     prepared: &[Prepared],
     charts: &[Vec<ChartView>],
     resolve: markdown::Resolver<'_>,
-) -> Vec<Job> {
+    jobs: &mut Batch<'_>,
+) {
     let site = &model.site;
-    let mut jobs = Vec::new();
     let desc = site.description.clone().unwrap_or_default();
 
     // Home.
@@ -819,7 +874,6 @@ fn jobs(
         ),
         data: serde_json::json!({}),
     });
-    jobs
 }
 
 fn redirect(model: &Model, path: String, target: &str, title: &str) -> Job {
