@@ -119,6 +119,17 @@ pub struct Timings {
 /// Checks, models, renders and writes the site: what `findings build` does.
 /// On any error the previous output folder is left as it was.
 pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    build_with(opts, false)
+}
+
+/// Like [`build`], but the previous site is removed on a background thread
+/// after the swap, for a long-running process (`serve`) whose rebuilds
+/// should not wait on the disk.
+pub fn build_in_background_cleanup(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    build_with(opts, true)
+}
+
+fn build_with(opts: &BuildOptions, background_cleanup: bool) -> Result<BuildReport, BuildError> {
     let mut timings = Timings::default();
     let mut clock = std::time::Instant::now();
     let mut lap = || {
@@ -156,7 +167,15 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     match result {
         Ok((mut counts, n)) => {
             counts.assets += n;
-            staging.swap()?;
+            if background_cleanup {
+                if let Some(old) = staging.swap_keeping_old()? {
+                    std::thread::spawn(move || {
+                        let _ = write::remove_tree(&old);
+                    });
+                }
+            } else {
+                staging.swap()?;
+            }
             timings.write = lap();
             Ok(BuildReport {
                 counts,

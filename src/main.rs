@@ -291,7 +291,13 @@ fn build_and_report(
     serving: bool,
 ) -> Result<(), Vec<String>> {
     let start = Instant::now();
-    let result = ui.progress("building the site", || findings::build(opts));
+    let result = ui.progress("building the site", || {
+        if serving {
+            findings::build_in_background_cleanup(opts)
+        } else {
+            findings::build(opts)
+        }
+    });
     let elapsed = start.elapsed();
     match result {
         Ok(report) => {

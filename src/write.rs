@@ -69,6 +69,25 @@ impl Staging {
         if old.exists() {
             remove_tree(&old)?;
         }
+        // Previous sites a killed `serve` did not finish removing. One this
+        // process is still removing in the background may vanish meanwhile,
+        // so failures here are not errors.
+        let trash_prefix = format!(
+            ".{}.trash-",
+            output
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default()
+        );
+        let own = format!("{trash_prefix}{}-", std::process::id());
+        if let Some(parent) = output.parent() {
+            for e in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+                let name = e.file_name().to_string_lossy().to_string();
+                if name.starts_with(&trash_prefix) && !name.starts_with(&own) {
+                    let _ = remove_tree(&e.path());
+                }
+            }
+        }
         std::fs::create_dir_all(&dir).map_err(ctx(&dir))?;
         let previous = output.is_dir().then(|| output.clone());
         Ok(Staging {
@@ -139,9 +158,23 @@ impl Staging {
         p
     }
 
-    /// Puts the finished site in place of the output folder.
+    /// Puts the finished site in place of the output folder and removes
+    /// the previous one.
     pub fn swap(self) -> Result<(), WriteError> {
-        let old = sibling(&self.output, "old");
+        match self.swap_keeping_old()? {
+            Some(old) => remove_tree(&old),
+            None => Ok(()),
+        }
+    }
+
+    /// Puts the finished site in place of the output folder and returns the
+    /// previous one, moved aside under a name of its own, for the caller to
+    /// remove when it suits (`serve` removes it in the background, so a
+    /// rebuild does not wait on the disk).
+    pub fn swap_keeping_old(self) -> Result<Option<PathBuf>, WriteError> {
+        static TRASH: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = TRASH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let old = sibling(&self.output, &format!("trash-{}-{n}", std::process::id()));
         let had_old = self.output.exists();
         if had_old {
             std::fs::rename(&self.output, &old).map_err(ctx(&self.output))?;
@@ -153,10 +186,7 @@ impl Staging {
             }
             return Err(ctx(&self.output)(e));
         }
-        if had_old {
-            remove_tree(&old)?;
-        }
-        Ok(())
+        Ok(had_old.then_some(old))
     }
 
     /// Removes the staging folder after a failed build.
@@ -203,3 +233,36 @@ pub fn remove_tree(dir: &Path) -> Result<(), WriteError> {
 
 /// Threads for work that waits on the disk rather than the CPU.
 pub const IO_THREADS: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swaps_reuse_unchanged_files_and_set_the_old_site_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("public");
+        let first = Staging::new(&out).unwrap();
+        first.write("a/", b"same").unwrap();
+        first.write("b.txt", b"old").unwrap();
+        first.swap().unwrap();
+
+        let second = Staging::new(&out).unwrap();
+        second.write("a/", b"same").unwrap();
+        second.write("b.txt", b"new").unwrap();
+        // The unchanged page is a hard link to the previous one.
+        use std::os::unix::fs::MetadataExt;
+        let staged = std::fs::metadata(second.dir().join("a/index.html")).unwrap();
+        assert_eq!(staged.nlink(), 2);
+        let old = second.swap_keeping_old().unwrap().expect("a previous site");
+        assert_eq!(std::fs::read(out.join("b.txt")).unwrap(), b"new");
+        assert_eq!(std::fs::read(old.join("b.txt")).unwrap(), b"old");
+        remove_tree(&old).unwrap();
+        assert!(!old.exists());
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["public"]);
+    }
+}
