@@ -80,6 +80,11 @@ impl Model {
         let mut findings: Vec<Finding> = findings
             .into_iter()
             .filter(|f| drafts || !f.draft)
+            .map(|mut f| {
+                // Field positions only serve diagnostics, which are done.
+                f.spans = Spans::default();
+                f
+            })
             .collect();
         findings.sort_by_key(|f| f.id);
         let mut runs = runs;

@@ -22,8 +22,8 @@ pub struct FindingText<'a> {
     pub summary_text: &'a str,
     /// The summary as inline HTML.
     pub summary_html: &'a str,
-    /// The body as HTML, internal links still starting with the root marker.
-    pub body_html: &'a str,
+    /// The body as plain text (its page renders the HTML when written).
+    pub body_text: &'a str,
 }
 
 /// The JSON Schemas of the record files, published under `schemas/`.

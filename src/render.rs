@@ -147,9 +147,15 @@ struct ChartView {
 /// Everything about one finding, built once.
 struct Prepared {
     card: Card,
-    body_html: String,
     summary_text: String,
-    has_code: bool,
+    /// The body as plain text, for the search index.
+    body_text: String,
+}
+
+/// Engine colours and names, for drawing charts.
+struct Palette {
+    colors: BTreeMap<String, String>,
+    names: BTreeMap<String, String>,
 }
 
 #[derive(Serialize)]
@@ -189,6 +195,12 @@ impl Batch<'_> {
         }
     }
 
+    /// Stops the build with `e` (unless an earlier page already failed).
+    fn fail(&mut self, e: RenderError) {
+        self.flush();
+        self.error.get_or_insert(e);
+    }
+
     fn flush(&mut self) {
         let jobs = std::mem::take(&mut self.pending);
         if self.error.is_some() {
@@ -218,36 +230,27 @@ pub fn render_site(
     staging: &Staging,
 ) -> Result<Counts, RenderError> {
     let site = &model.site;
-    let engine_colors: BTreeMap<String, String> = site
-        .engines
-        .iter()
-        .map(|e| (e.id.clone(), e.color.clone()))
-        .collect();
-    let engine_names: BTreeMap<String, String> = site
-        .engines
-        .iter()
-        .map(|e| (e.id.clone(), e.name.clone()))
-        .collect();
+    let palette = Palette {
+        colors: site
+            .engines
+            .iter()
+            .map(|e| (e.id.clone(), e.color.clone()))
+            .collect(),
+        names: site
+            .engines
+            .iter()
+            .map(|e| (e.id.clone(), e.name.clone()))
+            .collect(),
+    };
+    // Charts are drawn when the pages that show them are written.
+    let chart_count = model.runs.iter().map(|r| r.charts.len()).sum();
 
-    // Charts: every chart of every run, drawn once, in parallel.
-    let charts: Vec<Vec<ChartView>> = model
-        .runs
-        .par_iter()
-        .map(|run| {
-            run.charts
-                .iter()
-                .map(|spec| draw_chart(run, spec, &engine_colors, &engine_names))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .collect::<Result<_, _>>()?;
-    let chart_count = charts.iter().map(Vec::len).sum();
-
-    // Findings: Markdown and cards, once each, in parallel.
+    // Findings: cards and text, once each, in parallel.
     let resolve = |u: &str| resolve_link(model, u);
     let prepared: Vec<Prepared> = model
         .findings
         .par_iter()
-        .map(|f| prepare(model, f, &resolve))
+        .map(|f| prepare(model, f))
         .collect();
 
     let site_view = SiteView {
@@ -293,7 +296,7 @@ pub fn render_site(
         pages: 0,
         error: None,
     };
-    jobs(model, &prepared, &charts, &resolve, &mut batch);
+    jobs(model, &prepared, &palette, &resolve, &mut batch);
     batch.flush();
     if let Some(e) = batch.error {
         return Err(e);
@@ -321,7 +324,7 @@ pub fn render_site(
             title_text: &p.card.title_text,
             summary_text: &p.summary_text,
             summary_html: &p.card.summary_html,
-            body_html: &p.body_html,
+            body_text: &p.body_text,
         })
         .collect();
     assets += crate::outputs::write(model, &texts, &sitemap.pages(), staging)?;
@@ -384,12 +387,7 @@ fn resolve_link(model: &Model, url: &str) -> Option<String> {
     }
 }
 
-fn draw_chart(
-    run: &Run,
-    spec: &ChartSpec,
-    colors: &BTreeMap<String, String>,
-    names: &BTreeMap<String, String>,
-) -> Result<ChartView, RenderError> {
+fn draw_chart(run: &Run, spec: &ChartSpec, palette: &Palette) -> Result<ChartView, RenderError> {
     let fail = |message: String| RenderError::Chart {
         file: run.path.display().to_string(),
         chart: spec.id.clone(),
@@ -401,8 +399,8 @@ fn draw_chart(
     let drawn = chart::render(&ChartInput {
         spec,
         table,
-        engine_colors: colors,
-        engine_names: names,
+        engine_colors: &palette.colors,
+        engine_names: &palette.names,
     })
     .map_err(|e| {
         // Point at the CSV cell when the chart module names one.
@@ -449,12 +447,12 @@ fn version_text(e: &EngineEntry) -> String {
     parts.join(", ")
 }
 
-fn prepare(model: &Model, f: &Finding, resolve: markdown::Resolver<'_>) -> Prepared {
-    let body = markdown::render(&f.body, resolve);
-    let summary_md = f
-        .summary
-        .clone()
-        .unwrap_or_else(|| body.first_paragraph.clone());
+/// What lists and the search index need of a finding: its card, from a
+/// parse of the body without rendering it (pages render bodies when they
+/// are written, so no body's HTML is held for the whole build).
+fn prepare(model: &Model, f: &Finding) -> Prepared {
+    let (first_paragraph, body_text) = markdown::text_of(&f.body);
+    let summary_md = f.summary.clone().unwrap_or(first_paragraph);
     let engines = f
         .engines
         .iter()
@@ -485,9 +483,15 @@ fn prepare(model: &Model, f: &Finding, resolve: markdown::Resolver<'_>) -> Prepa
     Prepared {
         summary_text: markdown::plain_text(&summary_md),
         card,
-        body_html: body.html,
-        has_code: body.has_code,
+        body_text,
     }
+}
+
+/// A finding's body rendered to HTML, internal links still starting with
+/// [`ROOT`]. Called when its page is written, and by the feed for the few
+/// findings it carries.
+pub fn finding_body(model: &Model, i: usize) -> markdown::Rendered {
+    markdown::render(&model.findings[i].body, &|u: &str| resolve_link(model, u))
 }
 
 fn page(
@@ -526,7 +530,7 @@ fn vlink(model: &Model, engine: &str, v: &crate::version::Version) -> VersionLin
 fn jobs(
     model: &Model,
     prepared: &[Prepared],
-    charts: &[Vec<ChartView>],
+    palette: &Palette,
     resolve: markdown::Resolver<'_>,
     jobs: &mut Batch<'_>,
 ) {
@@ -565,112 +569,18 @@ fn jobs(
         }),
     });
 
-    // Findings, short URLs and aliases.
-    for (i, f) in model.findings.iter().enumerate() {
-        let p = &prepared[i];
-        let path = urls::finding(&f.slug);
-        let permalink = format!("{}{}", site.base_url, urls::short(f.id));
-        let title_text = &p.card.title_text;
-        let md_title = title_text.replace('[', "\\[").replace(']', "\\]");
-        let facts: Vec<FactsEngine> = f
-            .engines
-            .iter()
-            .filter_map(|e| {
-                let eng = site.engines.iter().find(|x| x.id == e.engine)?;
-                Some(FactsEngine {
-                    id: eng.id.clone(),
-                    name: eng.name.clone(),
-                    url: format!("{ROOT}{}", urls::engine(&eng.id)),
-                    color: eng.color.clone(),
-                    affected: e
-                        .affected
-                        .iter()
-                        .map(|v| vlink(model, &eng.id, v))
-                        .collect(),
-                    clean: e.clean.iter().map(|v| vlink(model, &eng.id, v)).collect(),
-                    introduced_in: e.introduced_in.as_ref().map(|v| vlink(model, &eng.id, v)),
-                    fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
-                    mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
-                    note: e.note.clone(),
-                })
-            })
+    // Findings, short URLs and aliases: built a batch at a time, in parallel.
+    let all: Vec<usize> = (0..model.findings.len()).collect();
+    for chunk in all.chunks(BATCH) {
+        let built: Vec<Result<Vec<Job>, RenderError>> = chunk
+            .par_iter()
+            .map(|&i| finding_jobs(model, prepared, palette, resolve, i))
             .collect();
-        let finding_charts: Vec<ChartView> = model.charts[i]
-            .iter()
-            .map(|&(r, c)| charts[r][c].clone())
-            .collect();
-        let links: Vec<LinkView> = f
-            .links
-            .iter()
-            .map(|l| LinkView {
-                label: l.label.clone(),
-                url: resolve(&l.url).unwrap_or_else(|| l.url.clone()),
-                kind: l.kind.clone(),
-                external: l.url.starts_with("http"),
-            })
-            .collect();
-        let runs: Vec<NamedLink> = f
-            .runs
-            .iter()
-            .filter_map(|r| model.run_by_id.get(r))
-            .map(|&r| NamedLink {
-                name: model.runs[r].title.clone(),
-                url: format!("{ROOT}{}", urls::run(&model.runs[r].id)),
-            })
-            .collect();
-        let superseded = f
-            .superseded_by
-            .and_then(|s| model.by_id.get(&s))
-            .map(|&s| &prepared[s].card);
-        let mut pv = page(
-            model,
-            path.clone(),
-            format!("F{}: {}", f.id, title_text),
-            crate::outputs::description(&f.advice, &p.summary_text),
-            "finding",
-        );
-        pv.has_code = p.has_code;
-        jobs.push(Job {
-            template: "finding.html",
-            page: pv,
-            data: serde_json::json!({
-                "finding": p.card,
-                "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
-                "body_html": p.body_html,
-                "facts": facts,
-                "models": f.models.iter().map(|m| NamedLink { name: m.clone(), url: format!("{ROOT}{}", urls::model(m)) }).collect::<Vec<_>>(),
-                "hardware": f.hardware,
-                "tags": f.tags.iter().map(|t| NamedLink { name: t.clone(), url: format!("{ROOT}{}", urls::tag(t)) }).collect::<Vec<_>>(),
-                "found_by": f.found_by.as_str(),
-                "published": f.published.to_string(),
-                "published_long": f.published.long(),
-                "updated": f.updated.map(|d| d.to_string()),
-                "updated_long": f.updated.map(|d| d.long()),
-                "links": links,
-                "runs": runs,
-                "charts": finding_charts,
-                "backlinks": cards(prepared, &model.backlinks[i]),
-                "permalink": permalink,
-                "markdown_link": format!("[F{}: {}]({})", f.id, md_title, permalink),
-                "withdrawn": f.withdrawn.as_ref().map(|w| serde_json::json!({"date": w.date.to_string(), "date_long": w.date.long(), "reason": w.reason})),
-                "superseded_by": superseded,
-                "draft": f.draft,
-            }),
-        });
-        let target = format!("{ROOT}{path}");
-        jobs.push(redirect(
-            model,
-            urls::short(f.id),
-            &target,
-            &p.card.title_text,
-        ));
-        for a in &f.aliases {
-            jobs.push(redirect(
-                model,
-                crate::validate::alias_path(a),
-                &target,
-                &p.card.title_text,
-            ));
+        for r in built {
+            match r {
+                Ok(js) => js.into_iter().for_each(|j| jobs.push(j)),
+                Err(e) => return jobs.fail(e),
+            }
         }
     }
 
@@ -834,6 +744,15 @@ fn jobs(
                 "rows": t.rows,
             }))
             .collect();
+        let run_charts: Vec<ChartView> = match run
+            .charts
+            .iter()
+            .map(|c| draw_chart(run, c, palette))
+            .collect()
+        {
+            Ok(c) => c,
+            Err(e) => return jobs.fail(e),
+        };
         jobs.push(Job {
             template: "run.html",
             page: page(model, urls::run(&run.id), run.title.clone(), format!("Run data: {}", run.title), "run"),
@@ -846,7 +765,7 @@ fn jobs(
                 },
                 "setups": setups,
                 "tables": tables,
-                "charts": charts[r],
+                "charts": run_charts,
                 "cited_by": cards(prepared, &model.citations[r]),
             }),
         });
@@ -874,6 +793,127 @@ fn jobs(
         ),
         data: serde_json::json!({}),
     });
+}
+
+/// The page of finding `i`, its short URL and its aliases. Its body and
+/// charts are rendered here, when the page is about to be written.
+fn finding_jobs(
+    model: &Model,
+    prepared: &[Prepared],
+    palette: &Palette,
+    resolve: markdown::Resolver<'_>,
+    i: usize,
+) -> Result<Vec<Job>, RenderError> {
+    let site = &model.site;
+    let f = &model.findings[i];
+    let mut out = Vec::with_capacity(2 + f.aliases.len());
+    let p = &prepared[i];
+    let path = urls::finding(&f.slug);
+    let permalink = format!("{}{}", site.base_url, urls::short(f.id));
+    let title_text = &p.card.title_text;
+    let md_title = title_text.replace('[', "\\[").replace(']', "\\]");
+    let facts: Vec<FactsEngine> = f
+        .engines
+        .iter()
+        .filter_map(|e| {
+            let eng = site.engines.iter().find(|x| x.id == e.engine)?;
+            Some(FactsEngine {
+                id: eng.id.clone(),
+                name: eng.name.clone(),
+                url: format!("{ROOT}{}", urls::engine(&eng.id)),
+                color: eng.color.clone(),
+                affected: e
+                    .affected
+                    .iter()
+                    .map(|v| vlink(model, &eng.id, v))
+                    .collect(),
+                clean: e.clean.iter().map(|v| vlink(model, &eng.id, v)).collect(),
+                introduced_in: e.introduced_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                note: e.note.clone(),
+            })
+        })
+        .collect();
+    let finding_charts: Vec<ChartView> = model.charts[i]
+        .iter()
+        .map(|&(r, c)| draw_chart(&model.runs[r], &model.runs[r].charts[c], palette))
+        .collect::<Result<_, _>>()?;
+    let body = finding_body(model, i);
+    let links: Vec<LinkView> = f
+        .links
+        .iter()
+        .map(|l| LinkView {
+            label: l.label.clone(),
+            url: resolve(&l.url).unwrap_or_else(|| l.url.clone()),
+            kind: l.kind.clone(),
+            external: l.url.starts_with("http"),
+        })
+        .collect();
+    let runs: Vec<NamedLink> = f
+        .runs
+        .iter()
+        .filter_map(|r| model.run_by_id.get(r))
+        .map(|&r| NamedLink {
+            name: model.runs[r].title.clone(),
+            url: format!("{ROOT}{}", urls::run(&model.runs[r].id)),
+        })
+        .collect();
+    let superseded = f
+        .superseded_by
+        .and_then(|s| model.by_id.get(&s))
+        .map(|&s| &prepared[s].card);
+    let mut pv = page(
+        model,
+        path.clone(),
+        format!("F{}: {}", f.id, title_text),
+        crate::outputs::description(&f.advice, &p.summary_text),
+        "finding",
+    );
+    pv.has_code = body.has_code;
+    out.push(Job {
+        template: "finding.html",
+        page: pv,
+        data: serde_json::json!({
+            "finding": p.card,
+            "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
+            "body_html": body.html,
+            "facts": facts,
+            "models": f.models.iter().map(|m| NamedLink { name: m.clone(), url: format!("{ROOT}{}", urls::model(m)) }).collect::<Vec<_>>(),
+            "hardware": f.hardware,
+            "tags": f.tags.iter().map(|t| NamedLink { name: t.clone(), url: format!("{ROOT}{}", urls::tag(t)) }).collect::<Vec<_>>(),
+            "found_by": f.found_by.as_str(),
+            "published": f.published.to_string(),
+            "published_long": f.published.long(),
+            "updated": f.updated.map(|d| d.to_string()),
+            "updated_long": f.updated.map(|d| d.long()),
+            "links": links,
+            "runs": runs,
+            "charts": finding_charts,
+            "backlinks": cards(prepared, &model.backlinks[i]),
+            "permalink": permalink,
+            "markdown_link": format!("[F{}: {}]({})", f.id, md_title, permalink),
+            "withdrawn": f.withdrawn.as_ref().map(|w| serde_json::json!({"date": w.date.to_string(), "date_long": w.date.long(), "reason": w.reason})),
+            "superseded_by": superseded,
+            "draft": f.draft,
+        }),
+    });
+    let target = format!("{ROOT}{path}");
+    out.push(redirect(
+        model,
+        urls::short(f.id),
+        &target,
+        &p.card.title_text,
+    ));
+    for a in &f.aliases {
+        out.push(redirect(
+            model,
+            crate::validate::alias_path(a),
+            &target,
+            &p.card.title_text,
+        ));
+    }
+    Ok(out)
 }
 
 fn redirect(model: &Model, path: String, target: &str, title: &str) -> Job {

@@ -102,7 +102,7 @@ pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
                 f.status.as_str(),
                 t.summary_text,
                 terms,
-                body_words(&html_text(t.body_html), &seen, BODY_CHARS),
+                body_words(t.body_text, &seen, BODY_CHARS),
             )
         })
         .collect();
