@@ -174,7 +174,11 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>) {
     );
     // The page's own links are relative; in a feed they must be absolute.
     // Heading self-links ("#") only make sense on the page.
-    let body = strip_anchors(&crate::render::finding_body(model, i).html.replace(ROOT, base));
+    let body = strip_anchors(
+        &crate::render::finding_body(model, i)
+            .html
+            .replace(ROOT, base),
+    );
     let mut status = f.status.as_str().to_string();
     if let Some(n) = &f.status_note {
         status = format!("{status}: {n}");
