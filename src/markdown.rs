@@ -188,7 +188,17 @@ pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
     let mut html_out = String::with_capacity(body.len() * 3 / 2);
 
     let flush = |events: &mut Vec<Event<'_>>, html_out: &mut String| {
+        let start = html_out.len();
         html::push_html(html_out, events.drain(..));
+        // Tables scroll sideways inside their own box (style.css): focusable,
+        // so that keyboard users can scroll them. Raw HTML is escaped, so
+        // every `<table>` here is a Markdown table.
+        if html_out[start..].contains("<table>") {
+            let tail = html_out
+                .split_off(start)
+                .replace("<table>", "<table tabindex=\"0\">");
+            html_out.push_str(&tail);
+        }
     };
 
     for event in Parser::new_ext(body, options()) {
@@ -332,15 +342,17 @@ pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
     out
 }
 
+/// A code block. `tabindex="0"`: a block wider than the page scrolls
+/// sideways, and keyboard users must be able to focus it to scroll it.
 fn code_block(code: &str, lang: &str) -> String {
     let lang_name = lang.split([' ', ',', '{']).next().unwrap_or("");
     let inner = crate::highlight::highlight(code, lang).unwrap_or_else(|| escape(code));
     if lang_name.is_empty() {
-        format!("<pre class=\"code\"><code>{inner}</code></pre>\n")
+        format!("<pre class=\"code\" tabindex=\"0\"><code>{inner}</code></pre>\n")
     } else {
         let l = escape(lang_name);
         format!(
-            "<pre class=\"code\" data-lang=\"{l}\"><code class=\"language-{l}\">{inner}</code></pre>\n"
+            "<pre class=\"code\" data-lang=\"{l}\" tabindex=\"0\"><code class=\"language-{l}\">{inner}</code></pre>\n"
         )
     }
 }

@@ -127,7 +127,7 @@ fn finding_page_shows_facts_body_and_link_box() {
     assert!(html
         .contains("<h2 id=\"what-we-saw\">What we saw <a class=\"anchor\" href=\"#what-we-saw\""));
     // Code is highlighted with classes, not inline colours.
-    assert!(html.contains("<pre class=\"code\" data-lang=\"bash\">"));
+    assert!(html.contains("<pre class=\"code\" data-lang=\"bash\" tabindex=\"0\">"));
     assert!(html.contains("class=\"hl-"));
     assert!(!html.contains("style=\"color"));
     // The link box: permanent URL and the Markdown for a GitHub issue.
