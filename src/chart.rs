@@ -90,6 +90,12 @@ impl ChartError {
     }
 }
 
+/// The most values one chart may draw: table rows × `y` columns. Bigger
+/// charts make pages of many megabytes that no reader can take in;
+/// `findings check` reports them (see `validate`), and [`render`] refuses
+/// them too.
+pub const MAX_CHART_VALUES: usize = 10_000;
+
 /// Draws one chart as SVG, with a plain-text summary of its data.
 ///
 /// Returns an error naming the CSV line and column when the table cannot be
@@ -353,6 +359,14 @@ impl Data {
                 None,
                 None,
                 "the table has no rows".to_string(),
+            ));
+        }
+        let values = table.rows.len().saturating_mul(spec.y.len());
+        if values > MAX_CHART_VALUES {
+            return Err(ChartError::new(
+                None,
+                None,
+                format!("the chart would draw {values} values; the limit is {MAX_CHART_VALUES}"),
             ));
         }
         let numeric_x = matches!(spec.kind, ChartKind::Line | ChartKind::Scatter);

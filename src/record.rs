@@ -88,11 +88,37 @@ impl Serialize for Date {
 #[derive(Debug, Clone, Default)]
 pub struct Spans {
     map: HashMap<String, Span>,
+    /// For lists some of whose items could not be read: the original
+    /// position of each item that was kept, so that `engines[0].affected[1]`
+    /// still names the item as written after `affected[0]` was dropped.
+    items: HashMap<String, Vec<usize>>,
     /// Where the document starts (front matter starts on line 2 of a finding).
     pub origin: Span,
 }
 
 impl Spans {
+    /// Records that the items kept from the list at `list` were, in the
+    /// file, at `positions`.
+    pub fn set_items(&mut self, list: String, positions: Vec<usize>) {
+        self.items.insert(list, positions);
+    }
+
+    /// The path of the `k`-th kept item of the list at `list`, with the
+    /// item's position as written: `engines[0].affected[1]`.
+    pub fn item(&self, list: &str, k: usize) -> String {
+        let n = self
+            .items
+            .get(list)
+            .and_then(|p| p.get(k).copied())
+            .unwrap_or(k);
+        format!("{list}[{n}]")
+    }
+
+    /// True when the file has a key or item at exactly `path`.
+    pub fn has(&self, path: &str) -> bool {
+        self.map.contains_key(path)
+    }
+
     /// Records the position of `path`.
     pub fn insert(&mut self, path: String, span: Span) {
         self.map.entry(path).or_insert(span);

@@ -6,11 +6,13 @@
 //! charts, columns, `finding:`/`run:` links, site paths, fragments) resolves.
 //! Every problem becomes a diagnostic; nothing stops early.
 
+use crate::chart;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::{did_you_mean, parse_number, Loaded};
 use crate::markdown;
 use crate::record::*;
 use crate::urls;
+use crate::version::Version;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Checks the relations between the loaded records.
@@ -21,28 +23,31 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     };
     check_site(site, &mut diags);
     let runs: HashMap<&str, &Run> = loaded.runs.iter().map(|r| (r.id.as_str(), r)).collect();
-    let ids: HashMap<u32, &Finding> = first_by_id(&loaded.findings);
+    let ids = first_by_id(&loaded.findings);
     // Records with errors of their own still exist: references to them are fine.
     let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
     let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
-    let facts: HashMap<u32, markdown::BodyFacts> = loaded
+    let facts: Vec<markdown::BodyFacts> = loaded
         .findings
         .iter()
-        .map(|f| (f.id, markdown::scan(&f.body)))
+        .map(|f| markdown::scan(&f.body))
         .collect();
-    let paths = site_paths(site, loaded);
+    let public = site_pages(site, &loaded.findings, &loaded.runs, false);
+    let with_drafts = site_pages(site, &loaded.findings, &loaded.runs, true);
     let ctx = Ctx {
+        findings: &loaded.findings,
         site,
         runs: &runs,
         ids: &ids,
         facts: &facts,
-        paths: &paths,
+        public: &public,
+        with_drafts: &with_drafts,
         broken_ids: &broken_ids,
         broken_runs: &broken_runs,
     };
 
     let mut seen_ids: HashMap<u32, &Finding> = HashMap::new();
-    for f in &loaded.findings {
+    for (i, f) in loaded.findings.iter().enumerate() {
         if let Some(first) = seen_ids.get(&f.id) {
             diags.push(
                 err(
@@ -55,21 +60,37 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         } else {
             seen_ids.insert(f.id, f);
         }
-        check_finding(&ctx, f, &mut diags);
+        check_finding(&ctx, f, &facts[i], &mut diags);
     }
-    check_aliases(loaded, &paths, &mut diags);
+    check_aliases(loaded, &public, &with_drafts, &mut diags);
+    let colors: BTreeMap<String, String> = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.color.clone()))
+        .collect();
+    let names: BTreeMap<String, String> = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
     for r in &loaded.runs {
-        check_run(site, r, &mut diags);
+        check_run(loaded, r, &colors, &names, &mut diags);
     }
     diags
 }
 
 struct Ctx<'a> {
+    findings: &'a [Finding],
     site: &'a Site,
     runs: &'a HashMap<&'a str, &'a Run>,
-    ids: &'a HashMap<u32, &'a Finding>,
-    facts: &'a HashMap<u32, markdown::BodyFacts>,
-    paths: &'a HashSet<String>,
+    /// Index in `findings` of the first finding with each id.
+    ids: &'a HashMap<u32, usize>,
+    /// Body facts, by index in `findings`.
+    facts: &'a [markdown::BodyFacts],
+    /// The pages of a build without drafts.
+    public: &'a Pages,
+    /// The pages of a build with `--drafts`.
+    with_drafts: &'a Pages,
     broken_ids: &'a HashSet<u32>,
     broken_runs: &'a HashSet<&'a str>,
 }
@@ -84,10 +105,10 @@ impl Ctx<'_> {
     }
 }
 
-fn first_by_id(findings: &[Finding]) -> HashMap<u32, &Finding> {
+fn first_by_id(findings: &[Finding]) -> HashMap<u32, usize> {
     let mut m = HashMap::new();
-    for f in findings {
-        m.entry(f.id).or_insert(f);
+    for (i, f) in findings.iter().enumerate() {
+        m.entry(f.id).or_insert(i);
     }
     m
 }
@@ -101,7 +122,7 @@ fn check_site(site: &Site, diags: &mut Diagnostics) {
     let mut seen = HashSet::new();
     for (i, g) in site.groups.iter().enumerate() {
         if !seen.insert(&g.id) {
-            let p = format!("groups[{i}].id");
+            let p = format!("{}.id", site.spans.item("groups", i));
             diags.push(
                 Diagnostic::error(
                     file,
@@ -115,7 +136,7 @@ fn check_site(site: &Site, diags: &mut Diagnostics) {
     let mut seen = HashSet::new();
     for (i, e) in site.engines.iter().enumerate() {
         if !seen.insert(&e.id) {
-            let p = format!("engines[{i}].id");
+            let p = format!("{}.id", site.spans.item("engines", i));
             diags.push(
                 Diagnostic::error(
                     file,
@@ -125,16 +146,17 @@ fn check_site(site: &Site, diags: &mut Diagnostics) {
                 .field(p),
             );
         }
+        let list = format!("{}.releases", site.spans.item("engines", i));
         for (k, v) in e.releases.iter().enumerate() {
             if e.releases[..k].contains(v) {
-                let p = format!("engines[{i}].releases[{k}]");
+                let p = site.spans.item(&list, k);
                 diags.push(Diagnostic::error(file, site.spans.get(&p), format!("release \"{v}\" is listed twice (versions compare equal when only trailing zeros differ)")).field(p));
             }
         }
     }
 }
 
-fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
+fn check_finding(ctx: &Ctx<'_>, f: &Finding, facts: &markdown::BodyFacts, diags: &mut Diagnostics) {
     let site = ctx.site;
     if !site.groups.iter().any(|g| g.id == f.group) {
         let ids: Vec<&str> = site.groups.iter().map(|g| g.id.as_str()).collect();
@@ -146,7 +168,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
     let engine_ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
     let mut seen_engines = HashSet::new();
     for (i, e) in f.engines.iter().enumerate() {
-        let p = format!("engines[{i}]");
+        let p = f.spans.item("engines", i);
         if !e.engine.is_empty() && !engine_ids.contains(&e.engine.as_str()) {
             diags.push(
                 err(
@@ -172,7 +194,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
                 diags.push(
                     err(
                         f,
-                        &format!("{p}.clean[{k}]"),
+                        &f.spans.item(&format!("{p}.clean"), k),
                         format!("version \"{v}\" is listed both as affected and as clean"),
                     )
                     .hint("a tested version is one or the other; remove it from one list"),
@@ -182,7 +204,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
         if let Some(fix) = &e.fixed_in {
             for (k, v) in e.affected.iter().enumerate() {
                 if v >= fix {
-                    diags.push(err(f, &format!("{p}.affected[{k}]"), format!("affected version \"{v}\" is not below fixed_in \"{fix}\"")).hint("fixed_in names the first release with the fix, so it must be above every affected version"));
+                    diags.push(err(f, &f.spans.item(&format!("{p}.affected"), k), format!("affected version \"{v}\" is not below fixed_in \"{fix}\"")).hint("fixed_in names the first release with the fix, so it must be above every affected version"));
                 }
             }
             if let Some(intro) = &e.introduced_in {
@@ -200,14 +222,22 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
                 if v < intro {
                     diags.push(err(
                         f,
-                        &format!("{p}.affected[{k}]"),
+                        &f.spans.item(&format!("{p}.affected"), k),
                         format!("affected version \"{v}\" is below introduced_in \"{intro}\""),
                     ));
                 }
             }
         }
     }
-    if f.status == Status::Fixed && f.engines.iter().all(|e| e.fixed_in.is_none()) {
+    // A fixed_in that is written but unreadable is reported by the loader.
+    let fixed_in_written = (0..f.engines.len()).any(|i| {
+        f.spans
+            .has(&format!("{}.fixed_in", f.spans.item("engines", i)))
+    });
+    if f.status == Status::Fixed
+        && f.engines.iter().all(|e| e.fixed_in.is_none())
+        && !fixed_in_written
+    {
         diags.push(
             err(
                 f,
@@ -248,7 +278,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
             diags.push(
                 err(
                     f,
-                    &format!("runs[{i}]"),
+                    &f.spans.item("runs", i),
                     format!("run \"{r}\" does not exist"),
                 )
                 .hint(suggest_path(r, &known, "data/runs/<id>/run.yaml")),
@@ -256,7 +286,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
         }
     }
     for (i, c) in f.charts.iter().enumerate() {
-        let p = format!("charts[{i}]");
+        let p = f.spans.item("charts", i);
         let Some((run_id, chart_id)) = c.split_once('/') else {
             diags.push(err(
                 f,
@@ -293,7 +323,7 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
         }
     }
     for (i, l) in f.links.iter().enumerate() {
-        let p = format!("links[{i}].url");
+        let p = format!("{}.url", f.spans.item("links", i));
         let u = l.url.as_str();
         if u.starts_with("https://") || u.starts_with("http://") {
             if u.len() <= "https://".len() || u.contains(char::is_whitespace) {
@@ -310,22 +340,6 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
             );
         }
     }
-    for (i, a) in f.aliases.iter().enumerate() {
-        if !a.starts_with('/')
-            || a.split('/').any(|s| s == ".." || s == ".")
-            || a.contains(['?', '#', '\\'])
-        {
-            diags.push(
-                err(
-                    f,
-                    &format!("aliases[{i}]"),
-                    format!("\"{a}\" is not a site path"),
-                )
-                .hint("write an absolute path on this site, e.g. /old/kv-cache/"),
-            );
-        }
-    }
-    let facts = &ctx.facts[&f.id];
     // Line numbers in the body are relative to its start; make them file lines.
     let at = |line: usize, column: usize| Span::new(f.body_line + line - 1, column);
     if !facts.has_what_to_do {
@@ -339,47 +353,91 @@ fn check_finding(ctx: &Ctx<'_>, f: &Finding, diags: &mut Diagnostics) {
             .hint("add a level-2 heading `## What to do` followed by the actionable advice"),
         );
     }
+    const LINK_HINT: &str = "body links may be http(s)://, mailto:, finding:<id>, run:<run-id>, a site path starting with / or a #fragment";
     for link in &facts.links {
         let u = link.url.as_str();
-        let problem =
+        let problem: Option<(String, Option<String>)> =
             if u.starts_with("https://") || u.starts_with("http://") || u.starts_with("mailto:") {
                 None
             } else if u.starts_with("finding:") || u.starts_with("run:") {
-                check_internal(ctx, f, u)
+                check_internal(ctx, f, u).map(|m| (m, None))
             } else if let Some(frag) = u.strip_prefix('#') {
-                (!facts.heading_ids.iter().any(|h| h == frag))
-                    .then(|| format!("no heading in this body has the id \"{frag}\""))
+                (!facts.heading_ids.iter().any(|h| h == frag)).then(|| {
+                    (
+                        format!("no heading in this body has the id \"{frag}\""),
+                        None,
+                    )
+                })
             } else if u.starts_with('/') && !u.starts_with("//") {
-                let path = u
-                    .trim_start_matches('/')
-                    .split(['#', '?'])
-                    .next()
-                    .unwrap_or("");
-                let path = if path.is_empty() || path.ends_with('/') || path.contains('.') {
-                    path.to_string()
-                } else {
-                    format!("{path}/")
-                };
-                (!ctx.paths.contains(&path))
-                    .then(|| format!("the site path \"{u}\" is not a page of this site"))
+                site_path_problem(ctx, f, u)
             } else {
                 let scheme = u
                     .split(':')
                     .next()
                     .filter(|s| u.contains(':') && !s.contains('/'));
-                Some(match scheme {
-                    Some(s) => format!("links with the scheme \"{s}:\" are not allowed"),
-                    None => format!("the relative link \"{u}\" cannot be checked"),
-                })
+                Some((
+                    match scheme {
+                        Some(s) => format!("links with the scheme \"{s}:\" are not allowed"),
+                        None if u.starts_with("//") => format!(
+                            "the protocol-relative link \"{u}\" is not allowed; write https:{u}"
+                        ),
+                        None => format!("the relative link \"{u}\" cannot be checked"),
+                    },
+                    None,
+                ))
             };
-        if let Some(msg) = problem {
+        if let Some((msg, hint)) = problem {
             diags.push(
                 Diagnostic::error(&f.path, at(link.line, link.column), msg)
                     .field("body")
-                    .hint("body links may be http(s)://, mailto:, finding:<id>, run:<run-id>, a site path starting with / or a #fragment"),
+                    .hint(hint.unwrap_or_else(|| LINK_HINT.to_string())),
             );
         }
     }
+}
+
+/// Checks a `/site/path` link of a body against the pages a build writes:
+/// the build without drafts for a finding that is not a draft, the build
+/// with `--drafts` for a draft. Returns the problem and a hint.
+fn site_path_problem(ctx: &Ctx<'_>, f: &Finding, u: &str) -> Option<(String, Option<String>)> {
+    let path = u
+        .trim_start_matches('/')
+        .split(['#', '?'])
+        .next()
+        .unwrap_or("");
+    let pages = if f.draft { ctx.with_drafts } else { ctx.public };
+    if pages.has(path) {
+        return None;
+    }
+    if !f.draft && ctx.with_drafts.has(path) {
+        return Some((
+            format!("the site path \"{u}\" is a page only in a build with --drafts"),
+            Some("link to it once the draft is published, or make this finding a draft too".into()),
+        ));
+    }
+    let msg = format!("the site path \"{u}\" is not a page of this site");
+    // A version written another way ("0.32" for the page "0.32.0").
+    let mut parts = path.trim_end_matches('/').split('/');
+    if let (Some("engines"), Some(engine), Some(v), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    {
+        if let Ok(v) = Version::parse(v) {
+            if let Some(page) = pages
+                .versions
+                .get(engine)
+                .and_then(|vs| vs.iter().find(|p| **p == v))
+            {
+                return Some((
+                    msg,
+                    Some(format!(
+                        "this version's page is spelt as in site.yaml's releases (or as first written): /{}",
+                        urls::version(engine, page.as_str())
+                    )),
+                ));
+            }
+        }
+    }
+    Some((msg, None))
 }
 
 /// Checks a `finding:N[#frag]` or `run:ID` reference; returns the problem.
@@ -392,16 +450,17 @@ fn check_internal(ctx: &Ctx<'_>, from: &Finding, u: &str) -> Option<String> {
         let Ok(id) = num.parse::<u32>() else {
             return Some(format!("\"{u}\" does not name a finding number"));
         };
-        let Some(target) = ctx.ids.get(&id) else {
+        let Some(&t) = ctx.ids.get(&id) else {
             return (!ctx.finding_exists(id)).then(|| format!("no finding has id {id}"));
         };
+        let target = &ctx.findings[t];
         if target.draft && !from.draft {
             return Some(format!(
                 "finding {id} is a draft, so this link breaks in a build without --drafts"
             ));
         }
         if let Some(frag) = frag {
-            if !ctx.facts[&target.id].heading_ids.iter().any(|h| h == frag) {
+            if !ctx.facts[t].heading_ids.iter().any(|h| h == frag) {
                 return Some(format!(
                     "finding {id} has no heading with the id \"{frag}\""
                 ));
@@ -415,8 +474,43 @@ fn check_internal(ctx: &Ctx<'_>, from: &Finding, u: &str) -> Option<String> {
     }
 }
 
-/// Every page path the site will have, for checking `/site/paths`.
-fn site_paths(site: &Site, loaded: &Loaded) -> HashSet<String> {
+/// The pages a build writes, for checking `/site/paths` and aliases.
+#[derive(Debug, Default)]
+pub struct Pages {
+    /// Every page and published CSV file, as site paths ([`crate::urls`]):
+    /// `findings/x/`, `runs/r/t.csv`.
+    pub paths: HashSet<String>,
+    /// Per engine id, the versions that have a page, each spelt as its page
+    /// is ([`crate::model::Model::version_page`]).
+    pub versions: HashMap<String, Vec<Version>>,
+}
+
+impl Pages {
+    /// True when `path` (without its leading `/`) is a page; a folder page
+    /// may be written without its trailing `/`.
+    pub fn has(&self, path: &str) -> bool {
+        self.paths.contains(path)
+            || (!path.is_empty()
+                && !path.ends_with('/')
+                && self.paths.contains(&format!("{path}/")))
+    }
+}
+
+/// Every page path of a build (with or without drafts), for tests and
+/// tools: what [`site_pages`] finds.
+pub fn site_paths(loaded: &Loaded, drafts: bool) -> HashSet<String> {
+    match &loaded.site {
+        Some(site) => site_pages(site, &loaded.findings, &loaded.runs, drafts).paths,
+        None => HashSet::new(),
+    }
+}
+
+/// The pages that `render` writes for these records. It follows the model
+/// ([`crate::model::Model::build`]): drafts only with `drafts`; tag and
+/// model pages only for listed findings (not withdrawn, not superseded);
+/// one page per distinct engine version, spelt as in `releases`, else as
+/// first seen in findings by id, then in runs by id.
+pub fn site_pages(site: &Site, findings: &[Finding], runs: &[Run], drafts: bool) -> Pages {
     let mut p: HashSet<String> = [
         "",
         urls::ENGINES,
@@ -428,84 +522,171 @@ fn site_paths(site: &Site, loaded: &Loaded) -> HashSet<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let mut versions: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for e in &site.engines {
-        p.insert(urls::engine(&e.id));
-        versions
-            .entry(&e.id)
-            .or_default()
-            .extend(e.releases.iter().map(|v| v.as_str().to_string()));
-    }
+    let mut built: Vec<&Finding> = findings.iter().filter(|f| drafts || !f.draft).collect();
+    built.sort_by_key(|f| f.id);
+    let mut runs: Vec<&Run> = runs.iter().collect();
+    runs.sort_by(|a, b| a.id.cmp(&b.id));
     for g in &site.groups {
         p.insert(urls::group(&g.id));
     }
-    for f in &loaded.findings {
+    for f in &built {
         p.insert(urls::finding(&f.slug));
         p.insert(urls::short(f.id));
-        for t in &f.tags {
-            p.insert(urls::tag(t));
-        }
-        for m in &f.models {
-            p.insert(urls::model(m));
-        }
-        for e in &f.engines {
-            let vs = versions.entry(&e.engine).or_default();
-            for v in e
-                .affected
-                .iter()
-                .chain(&e.clean)
-                .chain(&e.introduced_in)
-                .chain(&e.fixed_in)
-                .chain(&e.mitigated_in)
-            {
-                vs.push(v.as_str().to_string());
+        if f.withdrawn.is_none() && f.superseded_by.is_none() {
+            for t in &f.tags {
+                p.insert(urls::tag(t));
+            }
+            for m in &f.models {
+                p.insert(urls::model(m));
             }
         }
     }
-    for r in &loaded.runs {
-        for s in &r.setups {
-            if let Some(v) = &s.version {
-                versions.entry(&s.engine).or_default().push(v.clone());
+    let mut versions: HashMap<String, Vec<Version>> = HashMap::new();
+    for e in &site.engines {
+        p.insert(urls::engine(&e.id));
+        let vs = versions.entry(e.id.clone()).or_default();
+        let mut add = |v: &Version| {
+            if !vs.contains(v) {
+                vs.push(v.clone());
+            }
+        };
+        e.releases.iter().for_each(&mut add);
+        for f in &built {
+            for x in f.engines.iter().filter(|x| x.engine == e.id) {
+                x.affected
+                    .iter()
+                    .chain(&x.clean)
+                    .chain(&x.introduced_in)
+                    .chain(&x.fixed_in)
+                    .chain(&x.mitigated_in)
+                    .for_each(&mut add);
             }
         }
-    }
-    for (e, vs) in versions {
-        for v in vs {
-            p.insert(urls::version(e, &v));
+        for r in &runs {
+            for s in r.setups.iter().filter(|s| s.engine == e.id) {
+                if let Some(v) = s.version.as_deref().and_then(|v| Version::parse(v).ok()) {
+                    add(&v);
+                }
+            }
+        }
+        for v in vs.iter() {
+            p.insert(urls::version(&e.id, v.as_str()));
         }
     }
-    p.extend(crate::outputs::reserved_paths(site, &loaded.findings));
-    for r in &loaded.runs {
+    // The search and status pages, feeds, exports and other files that
+    // src/outputs.rs writes, but not the folders it reserves next to its
+    // files (`atom.xml/`): those are no pages, and aliases are checked
+    // against files separately.
+    let mut reserved = crate::outputs::reserved_paths(site, &[]);
+    reserved.extend(built.iter().map(|f| urls::finding_json(f.id)));
+    for r in &reserved {
+        if !(r.ends_with('/') && reserved.contains(&r[..r.len() - 1].to_string())) {
+            p.insert(r.clone());
+        }
+    }
+    for r in &runs {
         p.insert(urls::run(&r.id));
         for t in &r.tables {
             p.insert(urls::run_file(&r.id, &t.file));
         }
     }
-    p
+    Pages { paths: p, versions }
 }
 
-fn check_aliases(loaded: &Loaded, paths: &HashSet<String>, diags: &mut Diagnostics) {
+/// The file a page path is written to: `x/` → `x/index.html`.
+fn page_file(path: &str) -> String {
+    if path.is_empty() || path.ends_with('/') {
+        format!("{path}index.html")
+    } else {
+        path.to_string()
+    }
+}
+
+/// Why an alias is not a usable site path, if it is not.
+fn alias_problem(a: &str) -> Option<&'static str> {
+    if !a.starts_with('/') {
+        Some("it does not start with /")
+    } else if a.contains(['?', '#', '\\']) {
+        Some("it contains ?, # or \\")
+    } else if a.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        Some("it contains a space or a control character")
+    } else if a[1..].split('/').any(|s| s == ".." || s == ".") {
+        Some("it has a . or .. segment")
+    } else if a.contains("//") {
+        Some("it has an empty segment (//)")
+    } else if a.split('/').any(|s| s.len() > 200) {
+        Some("a segment is longer than 200 bytes")
+    } else {
+        None
+    }
+}
+
+fn check_aliases(loaded: &Loaded, public: &Pages, with_drafts: &Pages, diags: &mut Diagnostics) {
+    // Every file a build may write: pages (with or without drafts), run
+    // tables, built-in and generated files, and the site's static/ files.
+    let mut files: HashSet<String> = public
+        .paths
+        .iter()
+        .chain(&with_drafts.paths)
+        .map(|p| page_file(p))
+        .collect();
+    files.extend(loaded.static_files.iter().cloned());
     let mut seen: HashMap<String, &Finding> = HashMap::new();
     for f in &loaded.findings {
         for (i, a) in f.aliases.iter().enumerate() {
+            let field = f.spans.item("aliases", i);
+            if let Some(why) = alias_problem(a) {
+                diags.push(
+                    err(f, &field, format!("\"{a}\" is not a site path: {why}"))
+                        .hint("write an absolute path on this site, e.g. /old/kv-cache/"),
+                );
+                continue;
+            }
             let key = alias_path(a);
-            if paths.contains(&key) {
+            let file = page_file(&key);
+            let folder_of = file
+                .match_indices('/')
+                .map(|(k, _)| &file[..k])
+                .find(|d| files.contains(*d));
+            let literal = a.trim_start_matches('/');
+            if [public, with_drafts]
+                .iter()
+                .any(|p| p.paths.contains(&key) || p.has(literal))
+            {
                 diags.push(
                     err(
                         f,
-                        &format!("aliases[{i}]"),
+                        &field,
                         format!("alias \"{a}\" is a page of the site itself"),
                     )
                     .hint("an alias must be an old address that no page uses now"),
                 );
-            } else if let Some(other) = seen.get(&key) {
+            } else if files.contains(&file) {
+                diags.push(
+                    err(
+                        f,
+                        &field,
+                        format!("alias \"{a}\" would replace /{file}, a file the site publishes"),
+                    )
+                    .hint("an alias must be an old address that no page or file uses now"),
+                );
+            } else if let Some(d) = folder_of {
+                diags.push(
+                    err(
+                        f,
+                        &field,
+                        format!("alias \"{a}\" needs a folder /{d}/, but the site publishes a file there"),
+                    )
+                    .hint("an alias must be an old address that no page or file uses now"),
+                );
+            } else if let Some(other) = seen.get(&file) {
                 diags.push(err(
                     f,
-                    &format!("aliases[{i}]"),
+                    &field,
                     format!("alias \"{a}\" is also an alias of {}", other.path.display()),
                 ));
             } else {
-                seen.insert(key, f);
+                seen.insert(file, f);
             }
         }
     }
@@ -521,7 +702,13 @@ pub fn alias_path(alias: &str) -> String {
     }
 }
 
-fn check_run(site: &Site, run: &Run, diags: &mut Diagnostics) {
+fn check_run(
+    loaded: &Loaded,
+    run: &Run,
+    colors: &BTreeMap<String, String>,
+    names: &BTreeMap<String, String>,
+    diags: &mut Diagnostics,
+) {
     let file = &run.path;
     let e =
         |field: &str, msg: String| Diagnostic::error(file, run.spans.get(field), msg).field(field);
@@ -532,20 +719,21 @@ fn check_run(site: &Site, run: &Run, diags: &mut Diagnostics) {
         );
     }
     let mut seen = HashSet::new();
-    for (i, t) in run.tables.iter().enumerate() {
+    for t in &run.tables {
         if !seen.insert(&t.file) {
             diags.push(e(
-                &format!("tables[{i}].file"),
+                &format!("{}.file", t.path_in_yaml),
                 format!("table \"{}\" is listed twice", t.file),
             ));
         }
     }
-    let _ = site;
     let mut seen = HashSet::new();
     for c in &run.charts {
         let p = &c.path_in_yaml;
+        // This chart's own problems, to know whether it can be drawn.
+        let mut mine = Diagnostics::new();
         if !c.id.is_empty() && !seen.insert(&c.id) {
-            diags.push(e(
+            mine.push(e(
                 &format!("{p}.id"),
                 format!("chart id \"{}\" is used twice in this run", c.id),
             ));
@@ -561,9 +749,11 @@ fn check_run(site: &Site, run: &Run, diags: &mut Diagnostics) {
                     .hint(suggest(&c.table, &files, "tables")),
                 );
             }
+            diags.extend(mine);
             continue;
         };
         if table.header.is_empty() {
+            diags.extend(mine);
             continue; // the table itself is already reported
         }
         let mut need = |field: String, col: &str, numeric: bool| {
@@ -572,12 +762,12 @@ fn check_run(site: &Site, run: &Run, diags: &mut Diagnostics) {
             }
             if table.index(col).is_none() {
                 let hs: Vec<&str> = table.header.iter().map(String::as_str).collect();
-                diags.push(
+                mine.push(
                     e(&field, format!("column \"{col}\" is not in {}", table.file))
                         .hint(suggest(col, &hs, "columns")),
                 );
-            } else if numeric && !table.column(col).is_some_and(Column::is_numeric) {
-                diags.push(e(&field, format!("column \"{col}\" holds text, but this axis needs numbers")).hint(format!("give \"{col}\" a unit in the table's columns to make it numeric, or plot another column")));
+            } else if numeric && table.column(col).is_some_and(|c| !c.is_numeric()) {
+                mine.push(e(&field, format!("column \"{col}\" holds text, but this axis needs numbers")).hint(format!("give \"{col}\" a unit in the table's columns to make it numeric, or plot another column")));
             }
         };
         let numeric_x = matches!(c.kind, ChartKind::Line | ChartKind::Scatter);
@@ -607,7 +797,7 @@ fn check_run(site: &Site, run: &Run, diags: &mut Diagnostics) {
             for (row, line) in table.rows.iter().zip(&table.row_lines) {
                 if let Some(v) = parse_number(&row[k]) {
                     if v <= 0.0 {
-                        diags.push(
+                        mine.push(
                             Diagnostic::error(
                                 &rel,
                                 Span::new(*line, 1),
@@ -623,6 +813,78 @@ fn check_run(site: &Site, run: &Run, diags: &mut Diagnostics) {
                 }
             }
         }
+        let values = table.rows.len().saturating_mul(c.y.len());
+        if values > chart::MAX_CHART_VALUES && !loaded.files_with_errors.contains(&rel) {
+            mine.push(
+                e(
+                    p,
+                    format!(
+                        "chart \"{}\" would draw {values} values ({} rows × {} y columns); the limit is {}",
+                        c.id,
+                        table.rows.len(),
+                        c.y.len(),
+                        chart::MAX_CHART_VALUES
+                    ),
+                )
+                .hint("chart a summary of the data (its CSV table is published in full anyway), or split it into several charts"),
+            );
+        }
+        // Draw the chart, as the build will, when nothing above or in the
+        // files it reads stands in the way: what only drawing finds (a
+        // column with no values, two values for one bar) is reported now
+        // rather than when building.
+        let drawable = mine.is_empty()
+            && !c.id.is_empty()
+            && !loaded.files_with_errors.contains(&run.path)
+            && !loaded.files_with_errors.contains(&rel);
+        diags.extend(mine);
+        if !drawable {
+            continue;
+        }
+        let input = chart::ChartInput {
+            spec: c,
+            table,
+            engine_colors: colors,
+            engine_names: names,
+        };
+        if let Err(ce) = chart::render(&input) {
+            diags.push(chart_diagnostic(run, c, &rel, &ce));
+        }
+    }
+}
+
+/// A chart that cannot be drawn, as a diagnostic: at the CSV row when the
+/// chart module names one, else at the chart in `run.yaml`.
+fn chart_diagnostic(
+    run: &Run,
+    c: &ChartSpec,
+    csv: &std::path::Path,
+    e: &chart::ChartError,
+) -> Diagnostic {
+    // The chart module writes "row N, column \"c\": " or "row N: " in front
+    // of row problems; the diagnostic's position says that already.
+    let mut msg = e.message.as_str();
+    if let Some(line) = e.row_line {
+        let prefix = format!("row {line}");
+        if let Some(rest) = msg.strip_prefix(&prefix) {
+            let rest = match (&e.column, rest.strip_prefix(", column \"")) {
+                (Some(_), Some(r)) => r.split_once("\": ").map_or(rest, |(_, r)| r),
+                _ => rest.strip_prefix(": ").unwrap_or(rest),
+            };
+            msg = rest;
+        }
+    }
+    let message = format!("chart \"{}\" cannot be drawn: {msg}", c.id);
+    match e.row_line {
+        Some(line) => {
+            let d = Diagnostic::error(csv, Span::new(line, 1), message);
+            match &e.column {
+                Some(col) => d.field(col.clone()),
+                None => d,
+            }
+        }
+        None => Diagnostic::error(&run.path, run.spans.get(&c.path_in_yaml), message)
+            .field(c.path_in_yaml.clone()),
     }
 }
 
@@ -633,6 +895,7 @@ fn suggest(word: &str, known: &[&str], what: &str) -> String {
         None => {
             let mut k = known.to_vec();
             k.sort_unstable();
+            k.dedup();
             format!("known {what}: {}", k.join(", "))
         }
     }

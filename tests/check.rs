@@ -131,7 +131,7 @@ const CASES: &[Case] = &[
     (
         "YAML syntax error",
         &[(F7, "title: The cache size `changed` between starts", "title: [unclosed")],
-        "findings/cache-size.md:4:6: error: YAML syntax: did not find expected ',' or ']'\n  hint: check the indentation and quoting around this line",
+        "findings/cache-size.md:4:6: error: YAML syntax: did not find expected ',' or ']'\n  hint: close the [list] on the same line, and quote items that contain `,`, `[` or `]`",
     ),
     (
         "tab indentation",

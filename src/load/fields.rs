@@ -11,12 +11,18 @@ use crate::record::{Date, Spans};
 use crate::version::Version;
 use std::path::Path;
 
+/// The longest version accepted, in characters (each version gets a page).
+pub const MAX_VERSION_CHARS: usize = 64;
+
 /// One YAML document being read: where it came from and where problems go.
 pub(crate) struct Doc<'a> {
     pub(crate) file: &'a Path,
     pub(crate) spans: &'a Spans,
     pub(crate) raw: &'a RawText,
     pub(crate) diags: &'a mut Diagnostics,
+    /// Original positions of the kept items of lists that lost some (see
+    /// [`Spans::set_items`]); moved into the record's spans at the end.
+    pub(crate) items: std::collections::HashMap<String, Vec<usize>>,
 }
 
 /// A mapping at a field path.
@@ -110,6 +116,9 @@ impl<'a> Doc<'a> {
                 Value::String(key) => {
                     let field = join(path, key);
                     let hint = match did_you_mean(key, known) {
+                        _ if key == "<<" => {
+                            "YAML merge keys (<<) are not supported; write the fields out".into()
+                        }
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!("known fields: {}", known.join(", ")),
                     };
@@ -200,11 +209,36 @@ impl<'a> Doc<'a> {
     /// are lists, so that a missing dash is noticed).
     pub(crate) fn string_list(&mut self, obj: Obj<'_>, key: &str) -> Vec<String> {
         let path = join(obj.path, key);
-        self.list(obj, key)
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| self.string(v, &format!("{path}[{i}]")))
-            .collect()
+        let items = self.list(obj, key);
+        self.kept(&path, items, |doc, v, p| doc.string(v, p))
+    }
+
+    /// Reads each item of the list at `path` with `read`, keeping those that
+    /// read; remembers the original positions when some were dropped.
+    pub(crate) fn kept<T>(
+        &mut self,
+        path: &str,
+        items: &[Value],
+        mut read: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+    ) -> Vec<T> {
+        let mut out = Vec::with_capacity(items.len());
+        let mut at = Vec::with_capacity(items.len());
+        for (i, v) in items.iter().enumerate() {
+            if let Some(t) = read(self, v, &format!("{path}[{i}]")) {
+                out.push(t);
+                at.push(i);
+            }
+        }
+        if at.len() < items.len() {
+            self.items.insert(path.to_string(), at);
+        }
+        out
+    }
+
+    /// Ends reading; returns the remembered list positions, for
+    /// [`Spans::set_items`].
+    pub(crate) fn finish(self) -> std::collections::HashMap<String, Vec<usize>> {
+        self.items
     }
 
     /// An optional list, as values; anything else is reported.
@@ -238,6 +272,17 @@ impl<'a> Doc<'a> {
     /// A version, which must be a quoted string.
     pub(crate) fn version(&mut self, v: &Value, path: &str) -> Option<Version> {
         match v {
+            Value::String(s) if s.chars().count() > MAX_VERSION_CHARS => {
+                self.error_hint(
+                    path,
+                    format!(
+                        "\"{}\" is not a version: it is longer than {MAX_VERSION_CHARS} characters",
+                        clip(s)
+                    ),
+                    Some("versions look like 0.32.0, 1.3.0rc29, 2.0.0.dev3 or 0.6.0-rc.1"),
+                );
+                None
+            }
             Value::String(s) => match Version::parse(s) {
                 Ok(ver) => Some(ver),
                 Err(e) => {
@@ -280,11 +325,8 @@ impl<'a> Doc<'a> {
     /// An optional list of versions.
     pub(crate) fn version_list(&mut self, obj: Obj<'_>, key: &str) -> Vec<Version> {
         let path = join(obj.path, key);
-        self.list(obj, key)
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| self.version(v, &format!("{path}[{i}]")))
-            .collect()
+        let items = self.list(obj, key);
+        self.kept(&path, items, |doc, v, p| doc.version(v, p))
     }
 
     /// A date `YYYY-MM-DD` (YAML reads it as a string).

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use yaml::Value;
 
 pub(crate) use fields::did_you_mean;
+pub use fields::MAX_VERSION_CHARS;
+pub use yaml::{MAX_YAML_DEPTH, MAX_YAML_TEXT, MAX_YAML_VALUES};
 
 /// The largest finding or `run.yaml` accepted, in bytes.
 pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
@@ -41,6 +43,12 @@ pub struct Loaded {
     pub broken_runs: Vec<String>,
     /// Problems found while reading.
     pub diagnostics: Diagnostics,
+    /// Files with errors found while reading (relative to the root), so
+    /// that later checks do not pile more messages on them.
+    pub files_with_errors: std::collections::HashSet<PathBuf>,
+    /// The site's own `static/` files, as site paths (`img/x.png`), which
+    /// the build copies into the site.
+    pub static_files: Vec<String>,
 }
 
 const SITE_FIELDS: &[&str] = &["title", "base_url", "description", "groups", "engines"];
@@ -116,7 +124,23 @@ pub fn load(root: &Path) -> Loaded {
 
     let finding_files = list_dir(root, "findings", false, &mut diags)
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| match p.extension().and_then(|e| e.to_str()) {
+            Some("md") => true,
+            // `X.MD` looks like a finding, and is one on a case-insensitive
+            // file system; say so rather than skip it.
+            Some(e) if e.eq_ignore_ascii_case("md") => {
+                diags.push(
+                    Diagnostic::error(
+                        p,
+                        Span::default(),
+                        "a finding's file name ends in `.md`, in lowercase",
+                    )
+                    .hint("rename the file; only `.md` files are read as findings"),
+                );
+                false
+            }
+            _ => false,
+        })
         .collect::<Vec<_>>();
     let run_dirs = list_dir(root, "data/runs", true, &mut diags);
 
@@ -128,7 +152,7 @@ pub fn load(root: &Path) -> Loaded {
                 Ok(text) => parse_finding(rel, &text, &mut d),
                 Err(e) => {
                     d.push(e);
-                    Err(None)
+                    Err(peek_id(root, rel))
                 }
             };
             (f, d)
@@ -159,8 +183,34 @@ pub fn load(root: &Path) -> Loaded {
         }
         diags.extend(d);
     }
+    out.files_with_errors = diags
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+        .map(|d| d.file.clone())
+        .collect();
+    out.static_files = static_files(root);
     out.diagnostics = diags;
     out
+}
+
+/// The files under `static/` that a build copies, as site paths: regular
+/// files, not in or named like hidden (`.x`) entries.
+fn static_files(root: &Path) -> Vec<String> {
+    let dir = root.join("static");
+    if !dir.is_dir() {
+        return Vec::new();
+    }
+    walkdir::WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(&dir).ok()?;
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            (!rel.split('/').any(|s| s.starts_with('.'))).then_some(rel)
+        })
+        .collect()
 }
 
 /// The entries of `root/sub` (files, or folders when `dirs`), sorted by name,
@@ -219,35 +269,73 @@ fn list_dir(root: &Path, sub: &str, dirs: bool, diags: &mut Diagnostics) -> Vec<
 }
 
 /// Reads a text file: size-limited, UTF-8, without BOM, with `\n` line ends.
+///
+/// Only regular files are read (a pipe would block, a device never end), and
+/// only when the file, after following symbolic links, lies inside `root`.
+/// The size is checked before reading and enforced while reading, so a file
+/// that grows in the meantime is still refused.
 pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, Diagnostic> {
+    use std::io::Read;
     let path = root.join(rel);
+    let fail = |msg: String| Diagnostic::error(rel, Span::default(), msg);
     let meta = std::fs::metadata(&path).map_err(|e| {
-        let d = Diagnostic::error(rel, Span::default(), format!("cannot read the file: {}", io_reason(&e)));
+        let d = fail(format!("cannot read the file: {}", io_reason(&e)));
         if e.kind() == std::io::ErrorKind::NotFound && rel == Path::new("site.yaml") {
             d.hint("a findings folder needs site.yaml at its root; is --root pointing at the right folder?")
         } else {
             d
         }
     })?;
-    if meta.len() > limit {
-        return Err(Diagnostic::error(
-            rel,
-            Span::default(),
-            format!("the file is {} bytes; the limit is {limit}", meta.len()),
-        )
-        .hint("split it, or move bulk data into a run's CSV table"));
+    if meta.is_dir() {
+        return Err(fail("is a folder, not a file".into()));
     }
-    let bytes = std::fs::read(&path).map_err(|e| {
-        Diagnostic::error(
-            rel,
-            Span::default(),
-            format!("cannot read the file: {}", io_reason(&e)),
-        )
-    })?;
+    if !meta.is_file() {
+        return Err(
+            fail("is not a regular file (it is a pipe, a socket or a device)".into())
+                .hint("findings reads only regular files; replace it with one"),
+        );
+    }
+    if !inside(root, &path) {
+        return Err(
+            fail("leads outside the site folder through a symbolic link".into())
+                .hint("copy the file into the folder instead of linking to it"),
+        );
+    }
+    let too_big = |len: u64| {
+        fail(format!("the file is {len} bytes; the limit is {limit}"))
+            .hint("split it, or move bulk data into a run's CSV table")
+    };
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(&path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| fail(format!("cannot read the file: {}", io_reason(&e))))?;
+    if bytes.len() as u64 > limit {
+        // It grew while being read.
+        return Err(too_big(bytes.len() as u64));
+    }
+    decode_text(rel, bytes)
+}
+
+/// True when `path`, with every symbolic link followed, lies inside `root`.
+fn inside(root: &Path, path: &Path) -> bool {
+    match (path.canonicalize(), root.canonicalize()) {
+        (Ok(target), Ok(r)) => target.starts_with(r),
+        _ => false,
+    }
+}
+
+/// Turns a file's bytes into text as records are read: UTF-8 (else an error
+/// at the line and column of the first bad byte), without a byte-order mark,
+/// with `\r\n` and `\r` line ends made `\n`.
+pub fn decode_text(rel: &Path, bytes: Vec<u8>) -> Result<String, Diagnostic> {
     let text = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
-        let col = valid.len() - valid.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1) + 1;
+        let start = valid.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
+        let col = std::str::from_utf8(&valid[start..]).map_or(1, |s| s.chars().count() + 1);
         Diagnostic::error(rel, Span::new(line, col), "the file is not valid UTF-8")
             .hint("save it as UTF-8")
     })?;
@@ -263,6 +351,7 @@ fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "it does not exist".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".into(),
         _ => e.to_string(),
     }
 }
@@ -296,15 +385,15 @@ fn parse_yaml(
             let (spans, raw) = yaml::scan(text, first_line);
             Some((v, spans, raw))
         }
-        Err((msg, span)) => {
+        Err((msg, span, hint)) => {
             let span = if span.line == 0 {
                 Span::new(first_line, 1)
             } else {
                 Span::new(first_line + span.line - 1, span.column)
             };
             diags.push(
-                Diagnostic::error(file, span, format!("YAML syntax: {msg}"))
-                    .hint("check the indentation and quoting around this line"),
+                Diagnostic::error(file, span, msg)
+                    .hint(hint.unwrap_or("check the indentation and quoting around this line")),
             );
             None
         }
@@ -318,7 +407,16 @@ fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> 
         spans: &spans,
         raw: &raw,
         diags,
+        items: Default::default(),
     };
+    if value.is_null() {
+        doc.error_hint(
+            "",
+            "the file is empty",
+            Some("site.yaml needs at least title, base_url, groups and engines"),
+        );
+        return None;
+    }
     let obj = doc.object(&value, "", SITE_FIELDS)?;
     let title = doc.req_string(obj, "title");
     let base_url = doc.req_string(obj, "base_url");
@@ -332,44 +430,27 @@ fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> 
         }
     }
     let description = doc.opt_string(obj, "description");
-    let mut groups = Vec::new();
-    for (i, g) in doc
-        .req_list(obj, "groups")
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
-        let path = format!("groups[{i}]");
-        let Some(go) = doc.object(g, &path, GROUP_FIELDS) else {
-            continue;
-        };
-        let id = slug_field(&mut doc, go, "id");
+    let group_values = doc.req_list(obj, "groups").unwrap_or(&[]);
+    let groups = doc.kept("groups", group_values, |doc, g, path| {
+        let go = doc.object(g, path, GROUP_FIELDS)?;
+        let id = slug_field(doc, go, "id");
         let title = doc.req_string(go, "title");
         let blurb = doc.opt_string(go, "blurb");
-        if let (Some(id), Some(title)) = (id, title) {
-            groups.push(Group { id, title, blurb });
-        }
-    }
-    let mut engines = Vec::new();
-    for (i, e) in doc
-        .req_list(obj, "engines")
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
-        let path = format!("engines[{i}]");
-        let Some(eo) = doc.object(e, &path, ENGINE_FIELDS) else {
-            continue;
-        };
-        let id = slug_field(&mut doc, eo, "id");
+        Some(Group {
+            id: id?,
+            title: title?,
+            blurb,
+        })
+    });
+    let engine_values = doc.req_list(obj, "engines").unwrap_or(&[]);
+    let engines = doc.kept("engines", engine_values, |doc, e, path| {
+        let eo = doc.object(e, path, ENGINE_FIELDS)?;
+        let id = slug_field(doc, eo, "id");
         let name = doc.req_string(eo, "name");
         let repo = doc.opt_string(eo, "repo");
         if let Some(r) = &repo {
             if !(r.starts_with("https://") || r.starts_with("http://")) {
-                doc.error(
-                    &join(&path, "repo"),
-                    format!("\"{r}\" is not an http(s) URL"),
-                );
+                doc.error(&join(path, "repo"), format!("\"{r}\" is not an http(s) URL"));
             }
         }
         let color = doc.req_string(eo, "color");
@@ -378,22 +459,25 @@ fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> 
                 c.len() == 7 && c.starts_with('#') && c[1..].bytes().all(|b| b.is_ascii_hexdigit());
             if !ok {
                 doc.error_hint(
-                    &join(&path, "color"),
+                    &join(path, "color"),
                     format!("\"{c}\" is not a colour of the form #rrggbb"),
                     Some("write six hex digits after #, e.g. \"#0072b2\" (quoted: YAML reads # as a comment)"),
                 );
             }
         }
         let releases = doc.version_list(eo, "releases");
-        if let (Some(id), Some(name), Some(color)) = (id, name, color) {
-            engines.push(Engine {
-                id,
-                name,
-                repo,
-                color: color.to_ascii_lowercase(),
-                releases,
-            });
-        }
+        Some(Engine {
+            id: id?,
+            name: name?,
+            repo,
+            color: color?.to_ascii_lowercase(),
+            releases,
+        })
+    });
+    let items = doc.finish();
+    let mut spans = spans;
+    for (list, at) in items {
+        spans.set_items(list, at);
     }
     let (title, base_url) = (title?, base_url?);
     let base_url = if base_url.ends_with('/') {
@@ -411,10 +495,44 @@ fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> 
     })
 }
 
+/// The longest id (group, engine, chart), tag or model name, in characters:
+/// each becomes part of an address, and file systems limit names to 255 bytes.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// A list of names that each get a page (tags, models): short enough to be
+/// a file name.
+fn name_list(doc: &mut Doc<'_>, obj: Obj<'_>, key: &str) -> Vec<String> {
+    let path = join(obj.path(), key);
+    let items = doc.list(obj, key);
+    doc.kept(&path, items, |doc, v, p| {
+        let s = doc.string(v, p)?;
+        let n = s.chars().count();
+        if n > MAX_NAME_CHARS {
+            doc.error_hint(
+                p,
+                format!("the name is {n} characters long; the limit is {MAX_NAME_CHARS}"),
+                Some("each tag and model gets a page named after it; keep names short"),
+            );
+            return None;
+        }
+        Some(s)
+    })
+}
+
 /// A required identifier made of lowercase letters, digits and '-'.
 fn slug_field(doc: &mut Doc<'_>, obj: Obj<'_>, key: &str) -> Option<String> {
     let s = doc.req_string(obj, key)?;
-    if is_slug(&s) {
+    if s.len() > MAX_NAME_CHARS {
+        doc.error_hint(
+            &join(obj.path(), key),
+            format!(
+                "the id is {} characters long; the limit is {MAX_NAME_CHARS}",
+                s.len()
+            ),
+            Some("ids become part of addresses; keep them short"),
+        );
+        None
+    } else if is_slug(&s) {
         Some(s)
     } else {
         doc.error_hint(
@@ -467,6 +585,35 @@ fn split_front_matter<'t>(
     None
 }
 
+/// The id of a finding file that could not be read as text (too big, not
+/// UTF-8), from the start of its front matter, if it is there.
+fn peek_id(root: &Path, rel: &Path) -> Option<u32> {
+    use std::io::Read;
+    let path = root.join(rel);
+    if !std::fs::metadata(&path).ok()?.is_file() || !inside(root, &path) {
+        return None;
+    }
+    let mut head = Vec::new();
+    std::fs::File::open(&path)
+        .ok()?
+        .take(64 * 1024)
+        .read_to_end(&mut head)
+        .ok()?;
+    let text = String::from_utf8_lossy(&head).replace("\r\n", "\n");
+    let front = text.strip_prefix("---\n")?;
+    let end = front.find("\n---").unwrap_or(front.len());
+    id_in_text(&front[..end])
+}
+
+/// The `id: N` line of front matter that could not be parsed, if any.
+fn id_in_text(front: &str) -> Option<u32> {
+    front.lines().find_map(|l| {
+        let v = l.strip_prefix("id:")?;
+        let v = v.split(" #").next().unwrap_or(v).trim();
+        v.parse::<u32>().ok().filter(|n| *n > 0)
+    })
+}
+
 /// Reads one finding. On failure returns its id if that much could be read.
 fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Finding, Option<u32>> {
     let slug = file
@@ -480,18 +627,24 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
         );
     }
     let (front, body, body_line) = split_front_matter(file, text, diags).ok_or(None)?;
-    let (value, spans, raw) = parse_yaml(file, front, 2, diags).ok_or(None)?;
+    // When the front matter cannot be read as a whole, its id may still be
+    // readable; knowing it keeps other files' links to it from being
+    // reported as missing on top of the real problem.
+    let (value, spans, raw) = parse_yaml(file, front, 2, diags).ok_or_else(|| id_in_text(front))?;
     let mut doc = Doc {
         file,
         spans: &spans,
         raw: &raw,
         diags,
+        items: Default::default(),
     };
     if value.is_null() {
         doc.error("", "the front matter is empty");
         return Err(None);
     }
-    let obj = doc.object(&value, "", FINDING_FIELDS).ok_or(None)?;
+    let obj = doc
+        .object(&value, "", FINDING_FIELDS)
+        .ok_or_else(|| id_in_text(front))?;
     let id = doc.req_positive_int(obj, "id");
     let fail = || id;
     let title = doc.req_string(obj, "title");
@@ -519,22 +672,18 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
         Some("community") => FoundBy::Community,
         _ => FoundBy::Us,
     };
-    let mut engines = Vec::new();
     let engine_values = doc.req_list(obj, "engines");
-    if engine_values.is_some_and(|l| l.is_empty()) {
+    if matches!(doc.get(obj, "engines"), Some(Value::Sequence(l)) if l.is_empty()) {
         doc.error_hint(
             "engines",
             "at least one engine is required",
             Some("add `- engine: <id>` with the versions tested"),
         );
     }
-    for (i, e) in engine_values.unwrap_or(&[]).iter().enumerate() {
-        let path = format!("engines[{i}]");
-        let Some(eo) = doc.object(e, &path, ENTRY_FIELDS) else {
-            continue;
-        };
+    let engines = doc.kept("engines", engine_values.unwrap_or(&[]), |doc, e, path| {
+        let eo = doc.object(e, path, ENTRY_FIELDS)?;
         let engine = doc.req_string(eo, "engine");
-        let entry = EngineEntry {
+        Some(EngineEntry {
             engine: engine.unwrap_or_default(),
             affected: doc.version_list(eo, "affected"),
             clean: doc.version_list(eo, "clean"),
@@ -542,27 +691,25 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
             fixed_in: doc.opt_version(eo, "fixed_in"),
             mitigated_in: doc.opt_version(eo, "mitigated_in"),
             note: doc.opt_string(eo, "note"),
-        };
-        engines.push(entry);
-    }
-    let models = doc.string_list(obj, "models");
+        })
+    });
+    let models = name_list(&mut doc, obj, "models");
     let hardware = doc.string_list(obj, "hardware");
-    let tags = doc.string_list(obj, "tags");
-    let mut links = Vec::new();
-    for (i, l) in doc.list(obj, "links").iter().enumerate() {
-        let path = format!("links[{i}]");
-        let Some(lo) = doc.object(l, &path, LINK_FIELDS) else {
-            continue;
-        };
+    let tags = name_list(&mut doc, obj, "tags");
+    let link_values = doc.list(obj, "links");
+    let links = doc.kept("links", link_values, |doc, l, path| {
+        let lo = doc.object(l, path, LINK_FIELDS)?;
         let label = doc.req_string(lo, "label");
         let url = doc.req_string(lo, "url");
         let kind = doc
             .choice(lo, "kind", LINK_KINDS, false)
             .map(str::to_string);
-        if let (Some(label), Some(url)) = (label, url) {
-            links.push(Link { label, url, kind });
-        }
-    }
+        Some(Link {
+            label: label?,
+            url: url?,
+            kind,
+        })
+    });
     let runs = doc.string_list(obj, "runs");
     let charts = doc.string_list(obj, "charts");
     let aliases = doc.string_list(obj, "aliases");
@@ -584,6 +731,11 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
     let superseded_by = doc
         .get(obj, "superseded_by")
         .and_then(|v| doc.positive_int(v, "superseded_by"));
+    let items = doc.finish();
+    let mut spans = spans;
+    for (list, at) in items {
+        spans.set_items(list, at);
+    }
 
     Ok(Finding {
         path: file.to_path_buf(),
@@ -629,6 +781,14 @@ fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
         );
         return None;
     }
+    if !root.join(&file).exists() && root.join(&file).symlink_metadata().is_err() {
+        diags.push(
+            Diagnostic::error(dir, Span::default(), "the run folder has no run.yaml").hint(
+                "every folder in data/runs/ is a run; add its run.yaml, or start the folder's name with _ to leave it out",
+            ),
+        );
+        return None;
+    }
     let text = match read_text(root, &file, MAX_RECORD_BYTES) {
         Ok(t) => t,
         Err(d) => {
@@ -636,19 +796,91 @@ fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
             return None;
         }
     };
-    let (value, spans, raw) = parse_yaml(&file, &text, 1, diags)?;
+    let tables = |name: &str| {
+        let rel = dir.join(name);
+        if !root.join(&rel).is_file() {
+            return TableText::Missing;
+        }
+        match read_text(root, &rel, MAX_TABLE_BYTES) {
+            Ok(t) => TableText::Text(t),
+            Err(d) => TableText::Unreadable(d),
+        }
+    };
+    parse_run(dir, &text, &tables, diags)
+}
+
+/// A run's table as [`parse_run`] gets it.
+pub enum TableText {
+    /// No such file.
+    Missing,
+    /// The file could not be read; the diagnostic says why.
+    Unreadable(Diagnostic),
+    /// The file's text, as [`decode_text`] makes it.
+    Text(String),
+}
+
+/// Reads one run from the text of its `run.yaml`, without touching the disk:
+/// `dir` is the run's folder relative to the root (`data/runs/<id>`), and
+/// `tables` gives the text of each table file named in it. Problems go to the
+/// returned diagnostics. This is what `findings check` does for each run,
+/// minus reading files; the fuzz targets call it.
+pub fn parse_run_text(
+    dir: &Path,
+    text: &str,
+    tables: &dyn Fn(&str) -> TableText,
+) -> (Option<Run>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let run = parse_run(dir, text, tables, &mut diags);
+    (run, diags)
+}
+
+/// Reads one finding from its text, without touching the disk: `file` is
+/// its path relative to the root (`findings/<slug>.md`), `text` what
+/// [`decode_text`] makes of its bytes. Returns the finding if it could be
+/// read, and every problem found. The fuzz targets call it.
+pub fn parse_finding_text(file: &Path, text: &str) -> (Option<Finding>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let f = parse_finding(file, text, &mut diags).ok();
+    (f, diags)
+}
+
+/// Reads `site.yaml` from its text, without touching the disk.
+pub fn parse_site_text(text: &str) -> (Option<Site>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let s = parse_site(Path::new("site.yaml"), text, &mut diags);
+    (s, diags)
+}
+
+fn parse_run(
+    dir: &Path,
+    text: &str,
+    tables_text: &dyn Fn(&str) -> TableText,
+    diags: &mut Diagnostics,
+) -> Option<Run> {
+    let id = dir.file_name()?.to_string_lossy().to_string();
+    let file = dir.join("run.yaml");
+    let (value, spans, raw) = parse_yaml(&file, text, 1, diags)?;
     let mut doc = Doc {
         file: &file,
         spans: &spans,
         raw: &raw,
         diags,
+        items: Default::default(),
     };
+    if value.is_null() {
+        doc.error_hint(
+            "",
+            "the file is empty",
+            Some("a run.yaml needs at least title, date, setups and tables"),
+        );
+        return None;
+    }
     let obj = doc.object(&value, "", RUN_FIELDS)?;
     let title = doc.req_string(obj, "title");
     let date = doc.req_date(obj, "date");
     let mut setups = Vec::new();
     let setup_values = doc.req_list(obj, "setups");
-    if setup_values.is_some_and(|l| l.is_empty()) {
+    if matches!(doc.get(obj, "setups"), Some(Value::Sequence(l)) if l.is_empty()) {
         doc.error("setups", "at least one setup is required");
     }
     for (i, s) in setup_values.unwrap_or(&[]).iter().enumerate() {
@@ -684,7 +916,7 @@ fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
 
     let mut tables = Vec::new();
     let table_values = doc.req_list(obj, "tables");
-    if table_values.is_some_and(|l| l.is_empty()) {
+    if matches!(doc.get(obj, "tables"), Some(Value::Sequence(l)) if l.is_empty()) {
         doc.error("tables", "at least one table is required");
     }
     for (i, t) in table_values.unwrap_or(&[]).iter().enumerate() {
@@ -696,6 +928,9 @@ fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
         let ttitle = doc.req_string(to, "title");
         let mut columns = Vec::new();
         let cpath = join(&path, "columns");
+        // Whether the columns could be read, so that the CSV header is
+        // compared with them only then.
+        let described = matches!(doc.get(to, "columns"), Some(Value::Mapping(_)));
         match doc.get(to, "columns") {
             None => {
                 doc.error_hint(
@@ -717,7 +952,11 @@ fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
                     let unit = match doc.get(co, "unit") {
                         // A unit may be a bare word YAML reads as a number ("1"); keep it as text.
                         Some(Value::Number(n)) => Some(n.to_string()),
-                        _ => doc.opt_string(co, "unit"),
+                        // A unit that is there but wrong is reported; the
+                        // column still counts as numeric, so that charts
+                        // on it are not reported as well.
+                        Some(_) => doc.opt_string(co, "unit").or(Some(String::new())),
+                        None => None,
                     };
                     let description = doc.req_string(co, "description");
                     columns.push(Column {
@@ -754,7 +993,15 @@ fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
                 Some("name a CSV file inside the run's own folder, e.g. `throughput.csv`"),
             );
         } else {
-            read_csv(root, dir, &mut table, doc.diags, &path, &spans);
+            read_csv(
+                tables_text,
+                dir,
+                &mut table,
+                doc.diags,
+                &path,
+                &spans,
+                described,
+            );
         }
         tables.push(table);
     }
@@ -843,31 +1090,32 @@ fn safe_file_name(name: &str) -> bool {
 
 /// Reads a run's CSV table, checking shape, descriptions and numbers.
 fn read_csv(
-    root: &Path,
+    tables_text: &dyn Fn(&str) -> TableText,
     dir: &Path,
     table: &mut Table,
     diags: &mut Diagnostics,
     yaml_path: &str,
     spans: &Spans,
+    described: bool,
 ) {
     let rel = dir.join(&table.file);
     let run_yaml = dir.join("run.yaml");
-    if !root.join(&rel).is_file() {
-        diags.push(
-            Diagnostic::error(
-                &run_yaml,
-                spans.get(&join(yaml_path, "file")),
-                format!("the table file \"{}\" does not exist", table.file),
-            )
-            .field(join(yaml_path, "file"))
-            .hint(format!("create {} or fix the name", rel.display())),
-        );
-        return;
-    }
-    let text = match read_text(root, &rel, MAX_TABLE_BYTES) {
-        Ok(t) => t,
-        Err(d) => {
+    let text = match tables_text(&table.file) {
+        TableText::Text(t) => t,
+        TableText::Unreadable(d) => {
             diags.push(d);
+            return;
+        }
+        TableText::Missing => {
+            diags.push(
+                Diagnostic::error(
+                    &run_yaml,
+                    spans.get(&join(yaml_path, "file")),
+                    format!("the table file \"{}\" does not exist", table.file),
+                )
+                .field(join(yaml_path, "file"))
+                .hint(format!("create {} or fix the name", rel.display())),
+            );
             return;
         }
     };
@@ -875,13 +1123,60 @@ fn read_csv(
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
+    // The csv crate gives a record the line where reading it began, which is
+    // before any blank lines it skipped; count those to get the record's own line.
+    let line_of = |p: Option<&csv::Position>| -> usize {
+        p.map_or(0, |p| {
+            let skipped = text
+                .as_bytes()
+                .get(p.byte() as usize..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| **b == b'\n')
+                .count();
+            p.line() as usize + skipped
+        })
+    };
+    // Where cell `k` of a record starts, as a file position: quoted cells
+    // may hold commas and line ends, so the record's text is walked.
+    let cell_at = |p: Option<&csv::Position>, k: usize| -> Span {
+        let Some(p) = p else {
+            return Span::new(0, 1);
+        };
+        let start = p.byte() as usize;
+        let rest = text.get(start..).unwrap_or_default();
+        let rest = rest.trim_start_matches('\n');
+        let (mut line, mut col) = (line_of(Some(p)), 1);
+        let (mut field, mut quoted) = (0, false);
+        for c in rest.chars() {
+            if field == k {
+                break;
+            }
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => field += 1,
+                '\n' if !quoted => break,
+                _ => {}
+            }
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        Span::new(line, col)
+    };
     let mut records = reader.records();
-    let header = match records.next() {
-        Some(Ok(h)) => h.iter().map(|s| s.trim().to_string()).collect::<Vec<_>>(),
+    let (header, header_line) = match records.next() {
+        Some(Ok(h)) => (
+            h.iter().map(|s| s.trim().to_string()).collect::<Vec<_>>(),
+            (line_of(h.position()), h),
+        ),
         Some(Err(e)) => {
             diags.push(Diagnostic::error(
                 &rel,
-                Span::new(1, 1),
+                Span::new(line_of(e.position()).max(1), 1),
                 format!("CSV: {e}"),
             ));
             return;
@@ -894,20 +1189,21 @@ fn read_csv(
             return;
         }
     };
+    let (header_line, header_rec) = header_line;
     for (i, h) in header.iter().enumerate() {
+        let at = cell_at(header_rec.position(), i);
         if h.is_empty() {
-            diags.push(Diagnostic::error(
-                &rel,
-                Span::new(1, 1),
-                format!("column {} has no name", i + 1),
-            ));
+            diags.push(
+                Diagnostic::error(&rel, at, format!("column {} has no name", i + 1))
+                    .hint("give every column a name in the first row (a trailing comma makes an empty one)"),
+            );
         } else if header[..i].contains(h) {
             diags.push(Diagnostic::error(
                 &rel,
-                Span::new(1, 1),
+                at,
                 format!("column \"{h}\" appears twice in the header"),
             ));
-        } else if table.column(h).is_none() {
+        } else if described && table.column(h).is_none() {
             diags.push(
                 Diagnostic::error(&run_yaml, spans.get(&join(yaml_path, "columns")), format!("column \"{h}\" of {} is not described", table.file))
                     .field(join(yaml_path, "columns"))
@@ -915,7 +1211,7 @@ fn read_csv(
             );
         }
     }
-    for c in &table.columns {
+    for c in table.columns.iter().filter(|_| described) {
         if !header.contains(&c.name) {
             let p = format!("{yaml_path}.columns.{}", c.name);
             diags.push(
@@ -941,16 +1237,15 @@ fn read_csv(
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                let line = e.position().map_or(0, |p| p.line() as usize);
                 diags.push(Diagnostic::error(
                     &rel,
-                    Span::new(line, 1),
+                    Span::new(line_of(e.position()), 1),
                     format!("CSV: {e}"),
                 ));
                 break;
             }
         };
-        let line = rec.position().map_or(0, |p| p.line() as usize);
+        let line = line_of(rec.position());
         if rec.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
@@ -964,19 +1259,22 @@ fn read_csv(
             break;
         }
         if rec.len() != header.len() {
+            let hint = if rec.iter().any(|c| c.contains('\n')) {
+                "a cell that starts with a quote (\") runs to the next quote, across lines; is a closing quote missing?"
+            } else {
+                "every row needs one cell per column; leave a cell empty for a missing value"
+            };
             diags.push(
                 Diagnostic::error(
                     &rel,
                     Span::new(line, 1),
                     format!(
-                        "row has {} cells, the header has {}",
-                        rec.len(),
+                        "row has {}, the header has {}",
+                        crate::diagnostics::plural(rec.len(), "cell", "cells"),
                         header.len()
                     ),
                 )
-                .hint(
-                    "every row needs one cell per column; leave a cell empty for a missing value",
-                ),
+                .hint(hint),
             );
             continue;
         }
@@ -985,7 +1283,7 @@ fn read_csv(
             let numeric = table.column(&header[k]).is_some_and(Column::is_numeric);
             if numeric && !cell.is_empty() && parse_number(cell).is_none() {
                 diags.push(
-                    Diagnostic::error(&rel, Span::new(line, column_of(&rec, k)), format!("expected a number, found \"{cell}\""))
+                    Diagnostic::error(&rel, cell_at(rec.position(), k), format!("expected a number, found \"{cell}\""))
                         .field(header[k].clone())
                         .hint("numeric columns (those with a unit) take plain numbers like 1274 or 0.5, without thousands separators; leave the cell empty for no value"),
                 );
@@ -996,21 +1294,15 @@ fn read_csv(
     }
     if data_records == 0 {
         diags.push(
-            Diagnostic::error(&rel, Span::new(1, 1), "the table has a header but no rows")
-                .hint("add one row per measured point"),
+            Diagnostic::error(
+                &rel,
+                Span::new(header_line, 1),
+                "the table has a header but no rows",
+            )
+            .hint("add one row per measured point"),
         );
     }
     table.header = header;
-}
-
-/// The 1-based character column where cell `k` of a CSV record starts (an
-/// estimate that is exact for unquoted cells).
-fn column_of(rec: &csv::StringRecord, k: usize) -> usize {
-    rec.iter()
-        .take(k)
-        .map(|c| c.chars().count() + 1)
-        .sum::<usize>()
-        + 1
 }
 
 /// Parses a CSV number: plain decimal, optional sign and exponent; finite.

@@ -14,10 +14,34 @@ use std::collections::HashMap;
 
 pub(crate) use serde_yaml::{Mapping, Value};
 
+/// The most values (scalars, lists and mappings) one YAML document may hold
+/// once aliases (`*name`) are expanded.
+pub const MAX_YAML_VALUES: usize = 100_000;
+/// The most text (bytes of scalars) one YAML document may hold once aliases
+/// are expanded.
+pub const MAX_YAML_TEXT: usize = 4 * 1024 * 1024;
+/// The deepest nesting of lists and mappings in one YAML document.
+pub const MAX_YAML_DEPTH: usize = 64;
+
+const TOO_MANY_VALUES: &str =
+    "the YAML holds more than 100000 values once its aliases are expanded";
+const TOO_MUCH_TEXT: &str =
+    "the YAML holds more than 4194304 bytes of text once its aliases are expanded";
+const TOO_DEEP: &str = "lists and mappings are nested more than 64 levels deep";
+
 /// Parses one YAML document. On a syntax error returns the message and the
-/// position relative to the start of `text` (1-based).
-pub(crate) fn parse(text: &str) -> Result<Value, (String, Span)> {
-    serde_yaml::from_str::<Value>(text).map_err(|e| {
+/// position relative to the start of `text` (1-based), and a hint when there
+/// is something better to say than "check the indentation".
+///
+/// The document is read through a [`Budget`], so that anchors and aliases
+/// (`&a`, `*a`) cannot expand a small file into gigabytes ("billion
+/// laughs"), and deep nesting stops with a message rather than a stack
+/// overflow.
+pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static str>)> {
+    use serde::de::DeserializeSeed;
+    let budget = Budget::default();
+    let de = serde_yaml::Deserializer::from_str(text);
+    ValueSeed(&budget).deserialize(de).map_err(|e| {
         let span = e
             .location()
             .map(|l| Span::new(l.line(), l.column()))
@@ -28,8 +52,323 @@ pub(crate) fn parse(text: &str) -> Result<Value, (String, Span)> {
         if let Some(i) = msg.find(" at line ") {
             msg.truncate(i);
         }
-        (msg, span)
+        // At the end of a text without a final line end, libyaml may point
+        // one line past the last: point at the end of the last line instead.
+        let lines = text.split('\n').count();
+        let span = if span.line > lines {
+            let last = text.rsplit('\n').next().unwrap_or("");
+            Span::new(lines, last.chars().count() + 1)
+        } else {
+            span
+        };
+        let (msg, span, hint) = explain(msg, span);
+        if let Some(key) = msg
+            .strip_prefix("the key ")
+            .and_then(|m| m.strip_suffix(" appears twice in one mapping"))
+        {
+            // serde_yaml points at the mapping; point at the second key.
+            let key = key.trim_matches('"');
+            let (_, _, dups) = scan_all(text, 1);
+            if let Some((_, at)) = dups
+                .iter()
+                .find(|(p, _)| p.rsplit('.').next() == Some(key))
+            {
+                return (msg, *at, hint);
+            }
+        }
+        if msg.starts_with("YAML syntax: ") {
+            if let Some(at) = unclosed_quote(text).filter(|at| span.line == 0 || at.line <= span.line) {
+                return (
+                    format!(
+                        "YAML syntax: the quote opened here is not closed on its line (the parser then failed further down: {})",
+                        msg.trim_start_matches("YAML syntax: ")
+                    ),
+                    at,
+                    Some("close the quote; for text over several lines, use a block: `key: |` and the text indented below"),
+                );
+            }
+        }
+        (msg, span, hint)
     })
+}
+
+/// The first line whose value opens a quote that the line does not close.
+/// Quoted values may run over lines in YAML, but in records that is nearly
+/// always a missing quote, and the parser notices it only much later.
+fn unclosed_quote(text: &str) -> Option<Span> {
+    let mut block_indent: Option<usize> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        if let Some(bi) = block_indent {
+            if trimmed.trim().is_empty() || indent > bi {
+                continue;
+            }
+            block_indent = None;
+        }
+        let mut rest = trimmed;
+        let mut col = indent;
+        while let Some(after) = rest.strip_prefix("- ") {
+            col += 2;
+            rest = after;
+        }
+        let (value, offset) = match split_key(rest) {
+            Some((_, v, off)) => (v, off),
+            None => (rest, 0),
+        };
+        if value.starts_with('|') || value.starts_with('>') {
+            block_indent = Some(indent);
+            continue;
+        }
+        let open = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => q,
+            _ => continue,
+        };
+        let body = &value[1..];
+        let closed = if open == '"' {
+            let mut escaped = false;
+            body.chars().any(|c| {
+                let end = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                end
+            })
+        } else {
+            // In single quotes, '' is a quote; a lone ' closes.
+            body.replace("''", "").contains('\'')
+        };
+        if !closed {
+            return Some(Span::new(i + 1, col + offset + 1));
+        }
+    }
+    None
+}
+
+/// Turns serde_yaml's terse messages into ones a record author can act on.
+fn explain(msg: String, span: Span) -> (String, Span, Option<&'static str>) {
+    const ALIASES: &str = "records are small: write values out instead of repeating them with anchors and aliases (&name, *name)";
+    // Messages raised while building values carry serde_yaml's path of the
+    // value in front ("engines[0]: ..."); the position already says where.
+    let bare = |m: &str| msg.ends_with(m);
+    if bare(TOO_MANY_VALUES) {
+        (TOO_MANY_VALUES.into(), span, Some(ALIASES))
+    } else if bare(TOO_MUCH_TEXT) {
+        (TOO_MUCH_TEXT.into(), span, Some(ALIASES))
+    } else if bare(TOO_DEEP) || msg == "recursion limit exceeded" {
+        (
+            TOO_DEEP.into(),
+            span,
+            Some("records need only a few levels; look for brackets that are opened but never closed"),
+        )
+    } else if msg == "repetition limit exceeded" {
+        (
+            "YAML aliases are expanded too many times".into(),
+            span,
+            Some(ALIASES),
+        )
+    } else if msg == "unknown anchor" {
+        (
+            "an alias (*name) refers to an anchor (&name) that is not defined before it".into(),
+            span,
+            Some("define the anchor first, or write the value out"),
+        )
+    } else if msg.starts_with("deserializing from YAML containing more than one document") {
+        (
+            "the file holds more than one YAML document".into(),
+            span,
+            Some("a line `---` starts a new document; remove it"),
+        )
+    } else if let Some(i) = msg.find("duplicate entry") {
+        let what = &msg[i + "duplicate entry ".len()..];
+        let what = what
+            .strip_prefix("with key ")
+            .map(|k| format!("the key {k} appears twice in one mapping"))
+            .unwrap_or_else(|| format!("a key appears twice in one mapping ({what})"));
+        (
+            what,
+            span,
+            Some("each field may be given once; remove or merge the repeated one"),
+        )
+    } else {
+        let hint = match msg.as_str() {
+            "mapping values are not allowed in this context" => Some(
+                "a value that contains `: ` must be quoted, e.g. advice: \"Note: pin it\"",
+            ),
+            "did not find expected key" => Some(
+                "check the indentation of this line against the lines above, and that every quote is closed",
+            ),
+            "did not find expected '-' indicator" => {
+                Some("the items of a list and the keys of a mapping must line up; check this line's indentation")
+            }
+            "could not find expected ':'" => Some(
+                "each line of a mapping is `key: value`; check this line, or quote a value that runs over lines",
+            ),
+            "did not find expected ',' or ']'" => Some(
+                "close the [list] on the same line, and quote items that contain `,`, `[` or `]`",
+            ),
+            "did not find expected ',' or '}'" => Some(
+                "close the {mapping} on the same line, and quote values that contain `,`, `{` or `}`",
+            ),
+            "found character that cannot start any token" => Some(
+                "a value may not start with ` or @; put the value in quotes",
+            ),
+            "block sequence entries are not allowed in this context" => {
+                Some("`- ` starts a list item; put the list on the lines below its key, indented")
+            }
+            _ => None,
+        };
+        (format!("YAML syntax: {msg}"), span, hint)
+    }
+}
+
+/// What one document may still hold (see [`MAX_YAML_VALUES`] and friends).
+#[derive(Default)]
+struct Budget {
+    values: std::cell::Cell<usize>,
+    text: std::cell::Cell<usize>,
+    depth: std::cell::Cell<usize>,
+}
+
+impl Budget {
+    fn value<E: serde::de::Error>(&self) -> Result<(), E> {
+        let n = self.values.get() + 1;
+        self.values.set(n);
+        if n > MAX_YAML_VALUES {
+            return Err(E::custom(TOO_MANY_VALUES));
+        }
+        Ok(())
+    }
+
+    fn text<E: serde::de::Error>(&self, s: &str) -> Result<(), E> {
+        self.value()?;
+        let n = self.text.get() + s.len();
+        self.text.set(n);
+        if n > MAX_YAML_TEXT {
+            return Err(E::custom(TOO_MUCH_TEXT));
+        }
+        Ok(())
+    }
+
+    fn enter<E: serde::de::Error>(&self) -> Result<(), E> {
+        self.value()?;
+        let d = self.depth.get() + 1;
+        self.depth.set(d);
+        if d > MAX_YAML_DEPTH {
+            return Err(E::custom(TOO_DEEP));
+        }
+        Ok(())
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get().saturating_sub(1));
+    }
+}
+
+/// Builds a [`Value`] like serde_yaml's own `Deserialize`, within a budget.
+struct ValueSeed<'b>(&'b Budget);
+
+impl<'de> serde::de::DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Value, E> {
+        self.0.value()?;
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Value, E> {
+        self.0.value()?;
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Value, E> {
+        self.0.value()?;
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Value, E> {
+        self.0.value()?;
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Value, E> {
+        self.0.text(s)?;
+        Ok(Value::String(s.to_string()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Value, E> {
+        self.0.text(&s)?;
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.0.value()?;
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, d)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.0.enter()?;
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(ValueSeed(self.0))? {
+            items.push(v);
+        }
+        self.0.leave();
+        Ok(Value::Sequence(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        use serde::de::Error;
+        self.0.enter()?;
+        let mut m = Mapping::new();
+        while let Some(k) = map.next_key_seed(ValueSeed(self.0))? {
+            let v = map.next_value_seed(ValueSeed(self.0))?;
+            if m.contains_key(&k) {
+                let key = match &k {
+                    Value::String(s) => format!("with key {s:?}"),
+                    Value::Number(n) => format!("with key {n}"),
+                    Value::Bool(b) => format!("with key `{b}`"),
+                    Value::Null => "with null key".to_string(),
+                    _ => "in YAML map".to_string(),
+                };
+                return Err(A::Error::custom(format!("duplicate entry {key}")));
+            }
+            m.insert(k, v);
+        }
+        self.0.leave();
+        Ok(Value::Mapping(m))
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        use serde::de::{Error, VariantAccess};
+        self.0.value()?;
+        let (tag, contents): (String, _) = data.variant()?;
+        if tag.is_empty() {
+            return Err(A::Error::custom("empty YAML tag is not allowed"));
+        }
+        let value = contents.newtype_variant_seed(ValueSeed(self.0))?;
+        Ok(Value::Tagged(Box::new(serde_yaml::value::TaggedValue {
+            tag: serde_yaml::value::Tag::new(tag),
+            value,
+        })))
+    }
 }
 
 /// Raw scalar text per field path, as written (kept beside the spans).
@@ -51,6 +390,14 @@ struct Frame {
 /// Maps field paths (`engines[0].affected[1]`) to positions. `first_line` is
 /// the file line on which `text` starts.
 pub(crate) fn scan(text: &str, first_line: usize) -> (Spans, RawText) {
+    let (spans, raw, _) = scan_all(text, first_line);
+    (spans, raw)
+}
+
+/// [`scan`], plus the keys that appear a second time in their mapping,
+/// with the second one's position.
+fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span)>) {
+    let mut dups = Vec::new();
     let mut spans = Spans::default();
     spans.origin = Span::new(first_line, 1);
     let mut raw = RawText::default();
@@ -108,6 +455,9 @@ pub(crate) fn scan(text: &str, first_line: usize) -> (Spans, RawText) {
                 Some(f) => format!("{}.{}", f.path, key),
                 None => key.to_string(),
             };
+            if spans.has(&path) {
+                dups.push((path.clone(), Span::new(line_no, col + 1)));
+            }
             spans.insert(path.clone(), Span::new(line_no, col + 1));
             record_value(
                 &mut spans,
@@ -133,7 +483,7 @@ pub(crate) fn scan(text: &str, first_line: usize) -> (Spans, RawText) {
             }
         }
     }
-    (spans, raw)
+    (spans, raw, dups)
 }
 
 /// Splits `key: value` into key, value and the value's offset in `s`.
