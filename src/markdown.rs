@@ -410,6 +410,9 @@ pub fn render_inline(text: &str) -> String {
         Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph) => None,
         Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
         Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
+        // Titles, summaries and captions are not checked like bodies: an
+        // image there keeps only its text, so no address from them is live.
+        Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
         other => Some(other),
     });
     html::push_html(&mut s, events);
@@ -533,6 +536,12 @@ mod tests {
         assert_eq!(first, render(body, &none).first_paragraph);
         assert_eq!(first, "Intro with code and more.");
         assert!(all.contains("What to do") && all.contains("Do it."));
+    }
+
+    #[test]
+    fn inline_markdown_keeps_no_live_address() {
+        let r = render_inline("A ![x](javascript:alert(1)) [y](data:text/html,z) <b>b</b>");
+        assert_eq!(r, "A x y &lt;b&gt;b&lt;/b&gt;");
     }
 
     #[test]
