@@ -157,6 +157,7 @@ fn build_with(opts: &BuildOptions, background_cleanup: bool) -> Result<BuildRepo
     let templates = templates::Templates::load(&opts.root).map_err(BuildError::Templates)?;
     let model = model::Model::build(site, loaded.findings, loaded.runs, opts.drafts);
     timings.model = lap();
+    write::check_output(&opts.root, &opts.output)?;
     let staging = write::Staging::new(&opts.output)?;
     let result = render::render_site(&model, &templates, &staging).and_then(|counts| {
         timings.render = lap();

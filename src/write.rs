@@ -58,14 +58,32 @@ impl Staging {
         } else {
             std::env::current_dir().map_err(ctx(output))?.join(output)
         };
+        // A file where a folder must be fails for everyone, root included;
+        // say so plainly rather than with the system's "File exists".
+        for a in output.ancestors() {
+            if a.exists() && !a.is_dir() {
+                return Err(WriteError {
+                    path: a.to_path_buf(),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::NotADirectory,
+                        "it is a file, but the output needs a folder there",
+                    ),
+                });
+            }
+        }
         if let Some(parent) = output.parent() {
             std::fs::create_dir_all(parent).map_err(ctx(parent))?;
         }
         let dir = sibling(&output, "building");
+        let old = sibling(&output, "old");
+        // A build killed in the middle of `swap` leaves the previous site
+        // aside as `.old` and no output: put it back before anything else.
+        if !output.exists() && old.is_dir() {
+            std::fs::rename(&old, &output).map_err(ctx(&output))?;
+        }
         if dir.exists() {
             remove_tree(&dir)?;
         }
-        let old = sibling(&output, "old");
         if old.exists() {
             remove_tree(&old)?;
         }
@@ -174,17 +192,24 @@ impl Staging {
     pub fn swap_keeping_old(self) -> Result<Option<PathBuf>, WriteError> {
         static TRASH: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = TRASH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // The previous site first goes to `.old`, a name the next build
+        // knows: if this process dies before the new site is in place, that
+        // build puts it back (see `new`). Only then is it renamed for removal.
+        let aside = sibling(&self.output, "old");
         let old = sibling(&self.output, &format!("trash-{}-{n}", std::process::id()));
         let had_old = self.output.exists();
         if had_old {
-            std::fs::rename(&self.output, &old).map_err(ctx(&self.output))?;
+            std::fs::rename(&self.output, &aside).map_err(ctx(&self.output))?;
         }
         if let Err(e) = std::fs::rename(&self.dir, &self.output) {
             if had_old {
                 // Put the previous site back before reporting.
-                let _ = std::fs::rename(&old, &self.output);
+                let _ = std::fs::rename(&aside, &self.output);
             }
             return Err(ctx(&self.output)(e));
+        }
+        if had_old && std::fs::rename(&aside, &old).is_err() {
+            return Ok(Some(aside));
         }
         Ok(had_old.then_some(old))
     }
@@ -192,6 +217,62 @@ impl Staging {
     /// Removes the staging folder after a failed build.
     pub fn discard(self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Refuses an output folder that would replace the records themselves: the
+/// site folder, a folder that holds it, or one of the folders `findings`
+/// reads (`findings/`, `data/`, `templates/`, `static/`). A build swaps the
+/// output folder away whole, so any of these would delete the sources.
+pub fn check_output(root: &Path, output: &Path) -> Result<(), WriteError> {
+    let root = resolve(root);
+    let out = resolve(output);
+    let sources = ["findings", "data", "templates", "static", "site.yaml"];
+    let clash = root.starts_with(&out) || sources.iter().any(|s| out.starts_with(root.join(s)));
+    if clash {
+        return Err(WriteError {
+            path: output.to_path_buf(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the output folder would replace the site's own files; choose another, such as public/",
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// `p` made absolute, `.` and `..` taken out, and links resolved as far as
+/// it exists.
+fn resolve(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    };
+    let mut norm = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                norm.pop();
+            }
+            other => norm.push(other),
+        }
+    }
+    let mut rest = Vec::new();
+    let mut cur = norm.as_path();
+    loop {
+        if let Ok(c) = cur.canonicalize() {
+            return rest.iter().rev().fold(c, |acc, part| acc.join(part));
+        }
+        match (cur.parent(), cur.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                cur = parent;
+            }
+            _ => return norm,
+        }
     }
 }
 
