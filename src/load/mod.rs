@@ -7,6 +7,7 @@
 //! here; relations between files are left to `validate`.
 
 mod fields;
+pub mod fuzz;
 pub(crate) mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
