@@ -554,3 +554,21 @@ fn unsafe_links_in_run_notes_are_not_live() {
     let html = page(&out, "runs/cache-sweep/index.html");
     assert!(!html.contains("javascript:"));
 }
+
+/// Whole pages of the minimal fixture, pinned: any change in what a reader
+/// gets shows up as a reviewed diff (`cargo insta review`, or
+/// `INSTA_UPDATE=always cargo test` then `git diff`).
+#[test]
+fn page_snapshots() {
+    let site = Site::copy_of("minimal");
+    let out = build(&site);
+    for (name, rel) in [
+        ("finding_page", "findings/cache-size/index.html"),
+        ("engine_matrix", "engines/vllm/index.html"),
+        ("version_page", "engines/vllm/0.29/index.html"),
+        ("home_page", "index.html"),
+        ("redirect_page", "f/7/index.html"),
+    ] {
+        insta::assert_snapshot!(name, page(&out, rel));
+    }
+}
