@@ -374,7 +374,30 @@ fn build_and_report(
 
 /// Opens the folder for a read-only command, or reports why not.
 fn open(ui: Ui, root: &Path) -> Result<findings::model::Model, ExitCode> {
-    findings::open(root, false)
+    open_with(ui, root, false)
+}
+
+/// Refuses a `value` that is not one of `known` (a wrong command line: exit 2).
+fn require(ui: Ui, what: &str, value: &str, known: &[&str]) -> Result<(), ExitCode> {
+    if known.contains(&value) {
+        return Ok(());
+    }
+    ui.error(format_args!(
+        "unknown {what} \"{value}\"; known {what}s: {}",
+        known.join(", ")
+    ));
+    Err(ExitCode::from(2))
+}
+
+/// Refuses an engine id that `site.yaml` does not define.
+fn require_engine(ui: Ui, site: &findings::record::Site, engine: &str) -> Result<(), ExitCode> {
+    let ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
+    require(ui, "engine", engine, &ids)
+}
+
+/// Like [`open`]; `drafts` keeps draft findings in the model.
+fn open_with(ui: Ui, root: &Path, drafts: bool) -> Result<findings::model::Model, ExitCode> {
+    findings::open(root, drafts)
         .map(|(m, _)| m)
         .map_err(|diags| {
             let n = diags.error_count();
@@ -572,14 +595,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 }
             };
             if let Some(e) = &engine {
-                if !model.site.engines.iter().any(|x| &x.id == e) {
-                    let ids: Vec<&str> = model.site.engines.iter().map(|x| x.id.as_str()).collect();
-                    ui.error(format_args!(
-                        "unknown engine \"{e}\"; known engines: {}",
-                        ids.join(", ")
-                    ));
-                    return Err(ExitCode::from(2));
-                }
+                require_engine(ui, &model.site, e)?;
             }
             let q = findings::authoring::ListQuery {
                 engine,
@@ -621,25 +637,12 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             version,
             root,
         } => {
-            let model = open(ui, &root)?;
-            if !model.site.groups.iter().any(|g| g.id == group) {
-                ui.error(format_args!("unknown group \"{group}\""));
-                return Err(ExitCode::from(2));
-            }
-            if !model.site.engines.iter().any(|e| e.id == engine) {
-                ui.error(format_args!("unknown engine \"{engine}\""));
-                return Err(ExitCode::from(2));
-            }
-            // The next free id: ids are never reused, drafts and withdrawn ones included.
-            let (loaded, _) = findings::check(&root);
-            let next = loaded
-                .findings
-                .iter()
-                .map(|f| f.id)
-                .chain(loaded.broken_findings.iter().copied())
-                .max()
-                .unwrap_or(0)
-                + 1;
+            // Drafts included: ids are never reused, drafts and withdrawn ones included.
+            let model = open_with(ui, &root, true)?;
+            let groups: Vec<&str> = model.site.groups.iter().map(|g| g.id.as_str()).collect();
+            require(ui, "group", &group, &groups)?;
+            require_engine(ui, &model.site, &engine)?;
+            let next = model.findings.iter().map(|f| f.id).max().unwrap_or(0) + 1;
             match findings::authoring::new_finding(
                 &root,
                 next,
@@ -670,14 +673,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 _,
             ) = findings::check(&root)
             {
-                if !site.engines.iter().any(|e| e.id == engine) {
-                    let ids: Vec<&str> = site.engines.iter().map(|x| x.id.as_str()).collect();
-                    ui.error(format_args!(
-                        "unknown engine \"{engine}\"; known engines: {}",
-                        ids.join(", ")
-                    ));
-                    return Err(ExitCode::from(2));
-                }
+                require_engine(ui, &site, &engine)?;
             }
             match findings::authoring::new_run(
                 &root,

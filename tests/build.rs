@@ -45,6 +45,21 @@ fn text(html: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The classes after `state ` of each cell in the matrix row of finding
+/// `label` (`"affected tested"`, `"in-range inferred"`, …).
+fn matrix_row(html: &str, label: &str) -> Vec<String> {
+    let i = html
+        .find(&format!("<span class=\"fid\">{label}</span>"))
+        .unwrap_or_else(|| panic!("no row for {label}"));
+    let row = &html[i..i + html[i..].find("</tr>").unwrap()];
+    row.match_indices("class=\"state state-")
+        .map(|(k, _)| {
+            let rest = &row[k + 19..];
+            rest[..rest.find('"').unwrap()].to_string()
+        })
+        .collect()
+}
+
 /// The HTML of the element that starts at the first match of `start`.
 fn section<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
     let i = html
@@ -185,19 +200,7 @@ fn engine_matrix_and_version_pages() {
     // Versions in order, releases and versions seen in records merged.
     let head = text(section(&html, "<thead>", "</thead>"));
     assert_eq!(head, "Finding 0.28 0.29 0.30 0.32.0");
-    let row = |label: &str| {
-        let i = html
-            .find(&format!("<span class=\"fid\">{label}</span>"))
-            .unwrap();
-        let j = html[i..].find("</tr>").unwrap();
-        html[i..i + j]
-            .match_indices("class=\"state state-")
-            .map(|(k, _)| {
-                let rest = &html[i + k + 19..];
-                rest[..rest.find('"').unwrap()].to_string()
-            })
-            .collect::<Vec<_>>()
-    };
+    let row = |label: &str| matrix_row(&html, label);
     assert_eq!(
         row("F7"),
         [
@@ -371,13 +374,8 @@ fn the_bundled_site_builds_with_the_known_states() {
     let versions: Vec<&str> = head.split(' ').skip(1).collect();
     let cell = |label: &str, version: &str| {
         let col = versions.iter().position(|v| *v == version).unwrap();
-        let i = vllm
-            .find(&format!("<span class=\"fid\">{label}</span>"))
-            .unwrap();
-        let row = &vllm[i..i + vllm[i..].find("</tr>").unwrap()];
-        let (k, _) = row.match_indices("class=\"state state-").nth(col).unwrap();
-        let rest = &row[k + 19..];
-        rest[..rest.find(' ').unwrap()].to_string()
+        let state = &matrix_row(&vllm, label)[col];
+        state.split(' ').next().unwrap().to_string()
     };
     assert_eq!(cell("F1", "0.28"), "affected", "MTP finding on 0.28");
     assert_eq!(cell("F2", "0.32.0"), "fixed", "n-gram finding on 0.32.0");
