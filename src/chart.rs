@@ -114,6 +114,13 @@ pub fn render(input: &ChartInput) -> Result<RenderedChart, ChartError> {
     Ok(RenderedChart { svg, summary })
 }
 
+/// Finds every problem [`render`] would report, without drawing: all of
+/// them come from reading the table (drawing into a string cannot fail), so
+/// `check` and validation need not pay for the SVG.
+pub fn check(input: &ChartInput) -> Result<(), ChartError> {
+    Data::read(input).map(|_| ())
+}
+
 // ---------------------------------------------------------------------------
 // Reading the table
 // ---------------------------------------------------------------------------

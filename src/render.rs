@@ -569,12 +569,14 @@ fn jobs(
         }),
     });
 
-    // Findings, short URLs and aliases: built a batch at a time, in parallel.
+    // Findings, short URLs and aliases (and the runs they own, see
+    // `run_owners`): built a batch at a time, in parallel.
+    let owners = run_owners(model);
     let all: Vec<usize> = (0..model.findings.len()).collect();
     for chunk in all.chunks(BATCH) {
         let built: Vec<Result<Vec<Job>, RenderError>> = chunk
             .par_iter()
-            .map(|&i| finding_jobs(model, prepared, palette, resolve, i))
+            .map(|&i| finding_jobs(model, prepared, palette, resolve, &owners, i))
             .collect();
         for r in built {
             match r {
@@ -709,66 +711,21 @@ fn jobs(
         });
     }
 
-    // Runs.
+    // Runs. A run whose charts a finding shows was rendered with that
+    // finding (see `run_owners`), so its charts are drawn once.
     let mut run_rows = Vec::new();
     for (r, run) in model.runs.iter().enumerate() {
         run_rows.push(serde_json::json!({
             "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
             "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
         }));
-        let setups: Vec<serde_json::Value> = run
-            .setups
-            .iter()
-            .map(|s| {
-                let eng = site.engines.iter().find(|e| e.id == s.engine);
-                serde_json::json!({
-                    "engine": eng.map_or(s.engine.as_str(), |e| e.name.as_str()),
-                    "url": eng.map(|e| format!("{ROOT}{}", urls::engine(&e.id))),
-                    "version": s.version,
-                    "version_url": match (eng, s.version.as_deref().and_then(|v| crate::version::Version::parse(v).ok())) {
-                        (Some(e), Some(v)) => Some(vlink(model, &e.id, &v).url),
-                        _ => None,
-                    },
-                    "flags": s.flags,
-                })
-            })
-            .collect();
-        let tables: Vec<serde_json::Value> = run
-            .tables
-            .iter()
-            .map(|t| serde_json::json!({
-                "file": t.file, "title": t.title,
-                "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
-                "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
-                "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), Column::label)).collect::<Vec<_>>(),
-                "rows": t.rows,
-            }))
-            .collect();
-        let run_charts: Vec<ChartView> = match run
-            .charts
-            .iter()
-            .map(|c| draw_chart(run, c, palette))
-            .collect()
-        {
-            Ok(c) => c,
+        if owners[r].is_some() {
+            continue;
+        }
+        match run_job(model, prepared, palette, resolve, r, &[]) {
+            Ok(job) => jobs.push(job),
             Err(e) => return jobs.fail(e),
-        };
-        jobs.push(Job {
-            template: "run.html",
-            page: page(model, urls::run(&run.id), run.title.clone(), format!("Run data: {}", run.title), "run"),
-            data: serde_json::json!({
-                "run": {
-                    "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
-                    "model": run.model, "hardware": run.hardware, "client": run.client, "endpoint": run.endpoint,
-                    "source": run.source,
-                    "notes_html": run.notes.as_deref().map(|n| markdown::render(n, resolve).html).unwrap_or_default(),
-                },
-                "setups": setups,
-                "tables": tables,
-                "charts": run_charts,
-                "cited_by": cards(prepared, &model.citations[r]),
-            }),
-        });
+        }
     }
     jobs.push(Job {
         template: "runs.html",
@@ -795,6 +752,92 @@ fn jobs(
     });
 }
 
+/// For each run, the finding whose page renders the run's page too: the
+/// first that shows one of its charts, so both pages share that drawing.
+/// `None` for a run no finding shows a chart of.
+fn run_owners(model: &Model) -> Vec<Option<usize>> {
+    let mut owners = vec![None; model.runs.len()];
+    for (i, shown) in model.charts.iter().enumerate() {
+        for &(r, _) in shown {
+            owners[r].get_or_insert(i);
+        }
+    }
+    owners
+}
+
+/// The page of run `r`. Charts already drawn for a finding's page come in
+/// `drawn`; the others are drawn here.
+fn run_job(
+    model: &Model,
+    prepared: &[Prepared],
+    palette: &Palette,
+    resolve: markdown::Resolver<'_>,
+    r: usize,
+    drawn: &[(crate::model::ChartRef, ChartView)],
+) -> Result<Job, RenderError> {
+    let site = &model.site;
+    let run = &model.runs[r];
+    let setups: Vec<serde_json::Value> = run
+        .setups
+        .iter()
+        .map(|s| {
+            let eng = site.engines.iter().find(|e| e.id == s.engine);
+            serde_json::json!({
+                "engine": eng.map_or(s.engine.as_str(), |e| e.name.as_str()),
+                "url": eng.map(|e| format!("{ROOT}{}", urls::engine(&e.id))),
+                "version": s.version,
+                "version_url": match (eng, s.version.as_deref().and_then(|v| crate::version::Version::parse(v).ok())) {
+                    (Some(e), Some(v)) => Some(vlink(model, &e.id, &v).url),
+                    _ => None,
+                },
+                "flags": s.flags,
+            })
+        })
+        .collect();
+    let tables: Vec<serde_json::Value> = run
+        .tables
+        .iter()
+        .map(|t| serde_json::json!({
+            "file": t.file, "title": t.title,
+            "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
+            "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
+            "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), Column::label)).collect::<Vec<_>>(),
+            "rows": t.rows,
+        }))
+        .collect();
+    let run_charts: Vec<ChartView> = run
+        .charts
+        .iter()
+        .enumerate()
+        .map(|(c, spec)| match drawn.iter().find(|(k, _)| *k == (r, c)) {
+            Some((_, view)) => Ok(view.clone()),
+            None => draw_chart(run, spec, palette),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Job {
+        template: "run.html",
+        page: page(
+            model,
+            urls::run(&run.id),
+            run.title.clone(),
+            format!("Run data: {}", run.title),
+            "run",
+        ),
+        data: serde_json::json!({
+            "run": {
+                "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+                "model": run.model, "hardware": run.hardware, "client": run.client, "endpoint": run.endpoint,
+                "source": run.source,
+                "notes_html": run.notes.as_deref().map(|n| markdown::render(n, resolve).html).unwrap_or_default(),
+            },
+            "setups": setups,
+            "tables": tables,
+            "charts": run_charts,
+            "cited_by": cards(prepared, &model.citations[r]),
+        }),
+    })
+}
+
 /// The page of finding `i`, its short URL and its aliases. Its body and
 /// charts are rendered here, when the page is about to be written.
 fn finding_jobs(
@@ -802,6 +845,7 @@ fn finding_jobs(
     prepared: &[Prepared],
     palette: &Palette,
     resolve: markdown::Resolver<'_>,
+    owners: &[Option<usize>],
     i: usize,
 ) -> Result<Vec<Job>, RenderError> {
     let site = &model.site;
@@ -835,9 +879,11 @@ fn finding_jobs(
             })
         })
         .collect();
-    let finding_charts: Vec<ChartView> = model.charts[i]
+    let drawn: Vec<(crate::model::ChartRef, ChartView)> = model.charts[i]
         .iter()
-        .map(|&(r, c)| draw_chart(&model.runs[r], &model.runs[r].charts[c], palette))
+        .map(|&(r, c)| {
+            draw_chart(&model.runs[r], &model.runs[r].charts[c], palette).map(|v| ((r, c), v))
+        })
         .collect::<Result<_, _>>()?;
     let body = finding_body(model, i);
     let links: Vec<LinkView> = f
@@ -889,7 +935,7 @@ fn finding_jobs(
             "updated_long": f.updated.map(|d| d.long()),
             "links": links,
             "runs": runs,
-            "charts": finding_charts,
+            "charts": drawn.iter().map(|(_, v)| v).collect::<Vec<_>>(),
             "backlinks": cards(prepared, &model.backlinks[i]),
             "permalink": permalink,
             "markdown_link": format!("[F{}: {}]({})", f.id, md_title, permalink),
@@ -912,6 +958,15 @@ fn finding_jobs(
             &target,
             &p.card.title_text,
         ));
+    }
+    // The runs whose page goes with this finding's, sharing its drawings.
+    let mut owned: Vec<usize> = drawn.iter().map(|&((r, _), _)| r).collect();
+    owned.sort_unstable();
+    owned.dedup();
+    for r in owned {
+        if owners[r] == Some(i) {
+            out.push(run_job(model, prepared, palette, resolve, r, &drawn)?);
+        }
     }
     Ok(out)
 }

@@ -829,8 +829,8 @@ fn check_run(
                 .hint("chart a summary of the data (its CSV table is published in full anyway), or split it into several charts"),
             );
         }
-        // Draw the chart, as the build will, when nothing above or in the
-        // files it reads stands in the way: what only drawing finds (a
+        // Read the chart's data as the build will, when nothing above or in
+        // the files it reads stands in the way: what only reading finds (a
         // column with no values, two values for one bar) is reported now
         // rather than when building.
         let drawable = mine.is_empty()
@@ -847,7 +847,7 @@ fn check_run(
             engine_colors: colors,
             engine_names: names,
         };
-        if let Err(ce) = chart::render(&input) {
+        if let Err(ce) = chart::check(&input) {
             diags.push(chart_diagnostic(run, c, &rel, &ce));
         }
     }
