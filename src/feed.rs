@@ -71,7 +71,12 @@ pub fn entries(model: &Model, engine: Option<&str>) -> Vec<usize> {
 }
 
 /// The Atom feed of the whole site (`engine` None) or of one engine.
-pub fn atom(model: &Model, texts: &[FindingText<'_>], engine: Option<&str>) -> String {
+pub fn atom(
+    model: &Model,
+    texts: &[FindingText<'_>],
+    engine: Option<&str>,
+    memo: &crate::render::Memo,
+) -> String {
     let site = &model.site;
     let base = &site.base_url;
     let (path, title, subtitle, alternate) = match engine {
@@ -125,13 +130,13 @@ pub fn atom(model: &Model, texts: &[FindingText<'_>], engine: Option<&str>) -> S
     let _ = writeln!(x, "  <author><name>{}</name></author>", escape(&site.title));
     x.push_str("  <generator>findings</generator>\n");
     for &i in &idx {
-        entry(&mut x, model, i, &texts[i]);
+        entry(&mut x, model, i, &texts[i], memo);
     }
     x.push_str("</feed>\n");
     x
 }
 
-fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>) {
+fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, memo: &crate::render::Memo) {
     let f = &model.findings[i];
     let base = &model.site.base_url;
     let page = format!("{base}{}", urls::finding(&f.slug));
@@ -174,11 +179,7 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>) {
     );
     // The page's own links are relative; in a feed they must be absolute.
     // Heading self-links ("#") only make sense on the page.
-    let body = strip_anchors(
-        &crate::render::finding_body(model, i)
-            .html
-            .replace(ROOT, base),
-    );
+    let body = strip_anchors(&memo.body(model, i).html.replace(ROOT, base));
     let mut status = f.status.as_str().to_string();
     if let Some(n) = &f.status_note {
         status = format!("{status}: {n}");

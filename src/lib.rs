@@ -119,24 +119,55 @@ pub struct Timings {
 /// Checks, models, renders and writes the site: what `findings build` does.
 /// On any error the previous output folder is left as it was.
 pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
-    build_with(opts, false)
+    build_with(opts, None)
 }
 
-/// Like [`build`], but the previous site is removed on a background thread
-/// after the swap, for a long-running process (`serve`) whose rebuilds
-/// should not wait on the disk.
-pub fn build_in_background_cleanup(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
-    build_with(opts, true)
+/// What a long-running process (`serve`) keeps from one build to the next,
+/// so that a rebuild after an edit does only what the edit changed: the
+/// rendered bodies, charts and cards it can reuse, a hash of every page's
+/// inputs, and the list of files on disk with a hash of each.
+///
+/// The first build of a session is a full one (built aside, then swapped
+/// in; the previous site is removed in the background). Later ones render
+/// only the pages whose inputs changed and update the site in place: the
+/// changed files are written aside, then each is renamed over its old copy,
+/// and files the site no longer has are removed. A failed rebuild leaves
+/// the site as the last good build left it. The site on disk is assumed to
+/// be the session's own: edit it by hand and a later rebuild may not notice.
+#[derive(Default)]
+pub struct Session {
+    records: load::LoadCache,
+    memo: render::Memo,
+    manifest: Option<write::Manifest>,
 }
 
-fn build_with(opts: &BuildOptions, background_cleanup: bool) -> Result<BuildReport, BuildError> {
+impl Session {
+    /// A new session; its first build is a full one.
+    pub fn new() -> Session {
+        Session {
+            records: load::LoadCache::default(),
+            memo: render::Memo::enabled(),
+            manifest: None,
+        }
+    }
+
+    /// Builds as [`build`] does, reusing what earlier builds of this session did.
+    pub fn build(&mut self, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+        build_with(opts, Some(self))
+    }
+}
+
+fn build_with(
+    opts: &BuildOptions,
+    session: Option<&mut Session>,
+) -> Result<BuildReport, BuildError> {
     let mut timings = Timings::default();
     let mut clock = std::time::Instant::now();
     let mut lap = || {
         let now = std::time::Instant::now();
         std::mem::replace(&mut clock, now).elapsed()
     };
-    let mut loaded = load::load(&opts.root);
+    let mut loaded = load::load_with(&opts.root, session.as_ref().map(|s| &s.records));
     let mut diags = std::mem::take(&mut loaded.diagnostics);
     timings.load = lap();
     diags.extend(validate::validate(&loaded));
@@ -158,8 +189,18 @@ fn build_with(opts: &BuildOptions, background_cleanup: bool) -> Result<BuildRepo
     let model = model::Model::build(site, loaded.findings, loaded.runs, opts.drafts);
     timings.model = lap();
     write::check_output(&opts.root, &opts.output)?;
-    let staging = write::Staging::new(&opts.output)?;
-    let result = render::render_site(&model, &templates, &staging).and_then(|counts| {
+    let no_memo = render::Memo::default();
+    let (staging, memo) = match &session {
+        None => (write::Staging::new(&opts.output)?, &no_memo),
+        Some(s) => {
+            let staging = match &s.manifest {
+                Some(m) if opts.output.is_dir() => write::Staging::update(&opts.output, m.clone())?,
+                _ => write::Staging::tracked(&opts.output)?,
+            };
+            (staging, &s.memo)
+        }
+    };
+    let result = render::render_site(&model, &templates, &staging, memo).and_then(|counts| {
         timings.render = lap();
         copy_static(&opts.root, &staging)
             .map(|n| (counts, n))
@@ -168,14 +209,36 @@ fn build_with(opts: &BuildOptions, background_cleanup: bool) -> Result<BuildRepo
     match result {
         Ok((mut counts, n)) => {
             counts.assets += n;
-            if background_cleanup {
-                if let Some(old) = staging.swap_keeping_old()? {
-                    std::thread::spawn(move || {
-                        let _ = write::remove_tree(&old);
-                    });
+            match session {
+                None => staging.swap()?,
+                Some(session) => {
+                    let finished = if staging.is_update() {
+                        staging.finish_update().map(|(m, _)| m)
+                    } else {
+                        // The previous site is removed in the background,
+                        // so the first build does not wait on the disk.
+                        let manifest = staging.manifest();
+                        staging.swap_keeping_old().map(|old| {
+                            if let Some(old) = old {
+                                std::thread::spawn(move || {
+                                    let _ = write::remove_tree(&old);
+                                });
+                            }
+                            manifest
+                        })
+                    };
+                    match finished {
+                        Ok(manifest) => {
+                            session.manifest = Some(manifest);
+                            session.memo.commit();
+                        }
+                        Err(e) => {
+                            // What is on disk is no longer known: start over.
+                            *session = Session::new();
+                            return Err(e.into());
+                        }
+                    }
                 }
-            } else {
-                staging.swap()?;
             }
             timings.write = lap();
             Ok(BuildReport {
@@ -186,6 +249,9 @@ fn build_with(opts: &BuildOptions, background_cleanup: bool) -> Result<BuildRepo
         }
         Err(e) => {
             staging.discard();
+            if let Some(session) = session {
+                session.memo.abandon();
+            }
             Err(e.into())
         }
     }

@@ -294,15 +294,13 @@ fn build_and_report(
     opts: &findings::BuildOptions,
     format: Format,
     verb: &str,
-    serving: bool,
+    session: Option<&mut findings::Session>,
 ) -> Result<(), Vec<String>> {
     let start = Instant::now();
-    let result = ui.progress("building the site", || {
-        if serving {
-            findings::build_in_background_cleanup(opts)
-        } else {
-            findings::build(opts)
-        }
+    let serving = session.is_some();
+    let result = ui.progress("building the site", || match session {
+        Some(s) => s.build(opts),
+        None => findings::build(opts),
     });
     let elapsed = start.elapsed();
     match result {
@@ -419,6 +417,8 @@ fn open_with(ui: Ui, root: &Path, drafts: bool) -> Result<findings::model::Model
 /// What `serve` does around the server: builds, and says so.
 struct ServeHost {
     ui: Ui,
+    /// What rebuilds reuse from earlier builds.
+    session: findings::Session,
     opts: findings::BuildOptions,
     open_browser: bool,
 }
@@ -448,7 +448,13 @@ impl findings::serve::Host for ServeHost {
                 n => format!("rebuild ({first} and {} more)", n - 1),
             }
         };
-        build_and_report(self.ui, &self.opts, Format::Text, &verb, true)
+        build_and_report(
+            self.ui,
+            &self.opts,
+            Format::Text,
+            &verb,
+            Some(&mut self.session),
+        )
     }
 
     fn ready(&mut self, url: &str) {
@@ -543,6 +549,7 @@ fn serve(
     }
     let mut host = ServeHost {
         ui,
+        session: findings::Session::new(),
         opts: findings::BuildOptions {
             root: root.clone(),
             output: output.clone(),
@@ -709,7 +716,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 base_url,
                 drafts,
             };
-            match build_and_report(ui, &opts, format, "build", false) {
+            match build_and_report(ui, &opts, format, "build", None) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             }

@@ -8,12 +8,12 @@
 //! they never recompute them, so per-page work stays independent of the
 //! number of findings.
 
-use crate::markdown;
 use crate::record::*;
 use crate::state::{state_of, State};
 use crate::urls;
 use crate::version::Version;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// One engine's versions and the state of every finding at each of them.
 #[derive(Debug, Clone)]
@@ -49,9 +49,9 @@ pub struct Model {
     /// `site.yaml`.
     pub site: Site,
     /// Every built finding (drafts only with `--drafts`), by id.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Arc<Finding>>,
     /// Every run, by id.
-    pub runs: Vec<Run>,
+    pub runs: Vec<Arc<Run>>,
     /// Finding index by id.
     pub by_id: HashMap<u32, usize>,
     /// Run index by id.
@@ -76,13 +76,21 @@ pub struct Model {
 
 impl Model {
     /// Builds the model. `drafts` keeps draft findings.
-    pub fn build(site: Site, findings: Vec<Finding>, runs: Vec<Run>, drafts: bool) -> Model {
-        let mut findings: Vec<Finding> = findings
+    pub fn build(
+        site: Site,
+        findings: Vec<Arc<Finding>>,
+        runs: Vec<Arc<Run>>,
+        drafts: bool,
+    ) -> Model {
+        let mut findings: Vec<Arc<Finding>> = findings
             .into_iter()
             .filter(|f| drafts || !f.draft)
             .map(|mut f| {
-                // Field positions only serve diagnostics, which are done.
-                f.spans = Spans::default();
+                // Field positions only serve diagnostics, which are done
+                // (unless `serve` keeps the record for its next load).
+                if let Some(f) = Arc::get_mut(&mut f) {
+                    f.spans = Spans::default();
+                }
                 f
             })
             .collect();
@@ -107,7 +115,7 @@ impl Model {
         // Backlinks from `links` and from body links, each source once per target.
         let mut backlinks = vec![Vec::new(); findings.len()];
         for (i, f) in findings.iter().enumerate() {
-            let body = markdown::scan(&f.body);
+            let body = &f.facts;
             let mut targets: Vec<usize> = f
                 .links
                 .iter()
@@ -220,7 +228,7 @@ impl Model {
 
     /// The finding with id `id`.
     pub fn finding(&self, id: u32) -> Option<&Finding> {
-        self.by_id.get(&id).map(|&i| &self.findings[i])
+        self.by_id.get(&id).map(|&i| &*self.findings[i])
     }
 
     /// The spelling under which `version` of `engine` has its page: the one
@@ -243,9 +251,9 @@ impl Model {
 fn engine_index(
     ei: usize,
     engine: &Engine,
-    findings: &[Finding],
+    findings: &[std::sync::Arc<Finding>],
     listed: &[bool],
-    runs: &[Run],
+    runs: &[std::sync::Arc<Run>],
 ) -> EngineIndex {
     // Distinct versions: releases first (their spelling wins), then every
     // version a finding mentions.

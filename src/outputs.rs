@@ -89,11 +89,12 @@ pub fn write(
     texts: &[FindingText<'_>],
     pages: &[String],
     staging: &Staging,
+    memo: &crate::render::Memo,
 ) -> Result<usize, WriteError> {
     let ((index, (export, singles)), (feeds, sitemaps)) = rayon::join(
         || {
             rayon::join(
-                || crate::search::index(model, texts),
+                || crate::search::index(model, texts, memo),
                 || crate::export::files(model, texts),
             )
         },
@@ -102,12 +103,12 @@ pub fn write(
                 || {
                     let mut feeds = vec![(
                         urls::FEED.to_string(),
-                        crate::feed::atom(model, texts, None),
+                        crate::feed::atom(model, texts, None, memo),
                     )];
                     for e in &model.site.engines {
                         feeds.push((
                             urls::engine_feed(&e.id),
-                            crate::feed::atom(model, texts, Some(&e.id)),
+                            crate::feed::atom(model, texts, Some(&e.id), memo),
                         ));
                     }
                     feeds
@@ -143,7 +144,7 @@ pub fn write(
 /// Paths this module writes (and the static files), which no alias may
 /// take. A file `x.json` also reserves the folder `x.json/`, where an alias
 /// `/x.json` would go.
-pub fn reserved_paths(site: &Site, findings: &[Finding]) -> Vec<String> {
+pub fn reserved_paths(site: &Site, findings: &[std::sync::Arc<Finding>]) -> Vec<String> {
     let mut files: Vec<String> = [
         urls::SEARCH_INDEX,
         urls::FEED,

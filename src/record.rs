@@ -143,6 +143,8 @@ impl Spans {
 /// `site.yaml`.
 #[derive(Debug, Clone)]
 pub struct Site {
+    /// A hash of `site.yaml`'s text (see [`Finding::content_hash`]).
+    pub content_hash: u64,
     /// Site title.
     pub title: String,
     /// Where the site is published, always ending in `/`.
@@ -284,6 +286,9 @@ pub struct Withdrawn {
 pub struct Finding {
     /// Path relative to the site root.
     pub path: PathBuf,
+    /// A hash of the file's text: everything the record holds comes from
+    /// it, so rebuilds under `serve` use it to tell what changed.
+    pub content_hash: u64,
     /// File name without `.md`.
     pub slug: String,
     /// Stable number.
@@ -330,6 +335,9 @@ pub struct Finding {
     pub superseded_by: Option<u32>,
     /// Markdown body.
     pub body: String,
+    /// The body's links and headings, found once when loading (for
+    /// validation and backlinks).
+    pub facts: crate::markdown::BodyFacts,
     /// Line of the file on which the body starts.
     pub body_line: usize,
     /// Field positions.
@@ -466,6 +474,8 @@ pub struct ChartSpec {
 pub struct Run {
     /// Folder name.
     pub id: String,
+    /// A hash of `run.yaml` and the tables as loaded (see [`Finding::source`]).
+    pub content_hash: u64,
     /// Path of `run.yaml` relative to the site root.
     pub path: PathBuf,
     /// What was measured.

@@ -145,6 +145,7 @@ struct ChartView {
 }
 
 /// Everything about one finding, built once.
+#[derive(Clone)]
 struct Prepared {
     card: Card,
     summary_text: String,
@@ -152,10 +153,11 @@ struct Prepared {
     body_text: String,
 }
 
-/// Engine colours and names, for drawing charts.
-struct Palette {
+/// Engine colours and names, for drawing charts, and what a build reuses.
+struct Palette<'m> {
     colors: BTreeMap<String, String>,
     names: BTreeMap<String, String>,
+    memo: &'m Memo,
 }
 
 #[derive(Serialize)]
@@ -166,7 +168,7 @@ struct SiteView<'a> {
     engines: Vec<NamedLink>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Hash)]
 struct PageView {
     path: String,
     canonical: String,
@@ -176,6 +178,185 @@ struct PageView {
     has_code: bool,
 }
 
+/// Results kept from one build to the next by a long-running process
+/// (`serve`), so that a rebuild after an edit redoes only what the edit
+/// changed. A plain build uses [`Memo::default`], which keeps nothing.
+///
+/// Every entry is keyed by a hash of all it is made from, so a stale entry
+/// is never found, only left unused; entries a build did not use are
+/// dropped when it ends, which bounds the memory to one build's worth.
+#[derive(Default)]
+pub struct Memo {
+    enabled: bool,
+    /// A hash of every target a `finding:` or `run:` link can resolve to in
+    /// this build: part of the key of a rendered body.
+    links: std::sync::atomic::AtomicU64,
+    /// A hash of what every page may read (see `finding_key`).
+    global: std::sync::atomic::AtomicU64,
+    /// Rendered finding bodies, by body text and link targets.
+    bodies: Cache<markdown::Rendered>,
+    /// Drawn charts, by run, spec, table and engine colours.
+    charts: Cache<ChartView>,
+    /// Cards and texts of findings, by what they are made from.
+    prepared: Cache<Prepared>,
+    /// The pages of a finding (its page, redirects, the runs it renders),
+    /// by [`finding_key`].
+    finding_pages: Cache<Vec<PageRef>>,
+    /// The search index's words of each finding, by body text and the
+    /// words already in its other fields.
+    words: Cache<String>,
+    /// By page path, a hash of everything a page is made from (template,
+    /// site, page and data), as of the last build that succeeded: a page
+    /// whose hash did not change is not rendered again.
+    pages: std::collections::HashMap<String, u64>,
+    next_pages: std::sync::Mutex<std::collections::HashMap<String, u64>>,
+}
+
+impl Memo {
+    /// A memo that keeps results between builds.
+    pub fn enabled() -> Memo {
+        Memo {
+            enabled: true,
+            ..Memo::default()
+        }
+    }
+
+    /// Ends a build: what it used becomes what the next one can reuse.
+    /// Only after a successful build, since page hashes must describe the
+    /// pages on disk.
+    pub fn commit(&mut self) {
+        self.bodies.rotate();
+        self.charts.rotate();
+        self.prepared.rotate();
+        self.finding_pages.rotate();
+        self.words.rotate();
+        self.pages = std::mem::take(self.next_pages.get_mut().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Forgets a failed build's results, keeping the last good one's.
+    pub fn abandon(&mut self) {
+        self.bodies.clear_next();
+        self.charts.clear_next();
+        self.prepared.clear_next();
+        self.finding_pages.clear_next();
+        self.words.clear_next();
+        if let Ok(m) = self.next_pages.get_mut() {
+            m.clear();
+        }
+    }
+
+    /// [`finding_body`], reused from the last build when the body and every
+    /// link target are the same.
+    pub(crate) fn body(&self, model: &Model, i: usize) -> markdown::Rendered {
+        let key = if self.enabled {
+            hash_of((
+                &model.findings[i].body,
+                self.links.load(std::sync::atomic::Ordering::Relaxed),
+            ))
+        } else {
+            0
+        };
+        self.get_or(&self.bodies, key, || {
+            Ok::<_, std::convert::Infallible>(finding_body(model, i))
+        })
+        .unwrap_or_else(|e| match e {})
+    }
+
+    /// [`crate::search::body_words`] for the search index, reused.
+    pub(crate) fn body_words(&self, text: &str, seen: &str) -> String {
+        let key = if self.enabled {
+            hash_of((text, seen))
+        } else {
+            0
+        };
+        self.get_or(&self.words, key, || {
+            Ok::<_, std::convert::Infallible>(crate::search::body_words(
+                text,
+                seen,
+                crate::search::BODY_CHARS,
+            ))
+        })
+        .unwrap_or_else(|e| match e {})
+    }
+
+    fn get_or<V: Clone, E>(
+        &self,
+        cache: &Cache<V>,
+        key: u64,
+        make: impl FnOnce() -> Result<V, E>,
+    ) -> Result<V, E> {
+        if !self.enabled {
+            return make();
+        }
+        if let Some(v) = cache.get(key) {
+            return Ok(v);
+        }
+        let v = make()?;
+        cache.put(key, v.clone());
+        Ok(v)
+    }
+}
+
+/// One kind of memoised result: the last build's, and this build's so far.
+struct Cache<V> {
+    last: std::sync::Mutex<std::collections::HashMap<u64, V>>,
+    next: std::sync::Mutex<std::collections::HashMap<u64, V>>,
+}
+
+impl<V> Default for Cache<V> {
+    fn default() -> Self {
+        Cache {
+            last: Default::default(),
+            next: Default::default(),
+        }
+    }
+}
+
+impl<V: Clone> Cache<V> {
+    fn get(&self, key: u64) -> Option<V> {
+        let mut next = self.next.lock().ok()?;
+        if let Some(v) = next.get(&key) {
+            return Some(v.clone());
+        }
+        // Moved, not copied, into this build's entries.
+        let v = self.last.lock().ok()?.remove(&key)?;
+        let copy = v.clone();
+        next.insert(key, v);
+        Some(copy)
+    }
+
+    fn put(&self, key: u64, v: V) {
+        if let Ok(mut next) = self.next.lock() {
+            next.insert(key, v);
+        }
+    }
+
+    fn rotate(&mut self) {
+        let next = std::mem::take(self.next.get_mut().unwrap_or_else(|e| e.into_inner()));
+        *self.last.get_mut().unwrap_or_else(|e| e.into_inner()) = next;
+    }
+
+    /// After a failed build: its entries go back to the last build's.
+    fn clear_next(&mut self) {
+        let next = std::mem::take(self.next.get_mut().unwrap_or_else(|e| e.into_inner()));
+        self.last
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(next);
+    }
+}
+
+/// A hash of `parts` (within one process; never stored). foldhash is
+/// several times faster than the standard SipHash on the long texts hashed
+/// here (page contexts, bodies), and no input is chosen by an attacker.
+pub(crate) fn hash_of(parts: impl std::hash::Hash) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0x5eed).hash_one(parts)
+}
+
+/// A page as a rebuild keeps it: its template and path.
+type PageRef = (&'static str, String);
+
 /// Pages rendered together, in parallel.
 const BATCH: usize = 512;
 
@@ -183,11 +364,23 @@ const BATCH: usize = 512;
 struct Batch<'a> {
     pending: Vec<Job>,
     render: &'a (dyn Fn(Job) -> Result<(), RenderError> + Sync),
+    /// Keeps pages as the last build wrote them (see [`Memo`]); false when
+    /// it cannot, and then they must be rendered.
+    keep: &'a (dyn Fn(&[PageRef]) -> bool + Sync),
     pages: usize,
     error: Option<RenderError>,
 }
 
 impl Batch<'_> {
+    /// Keeps `pages` as they are on disk, if possible (see `keep`).
+    fn keep(&mut self, pages: &[PageRef]) -> bool {
+        let kept = (self.keep)(pages);
+        if kept {
+            self.pages += pages.len();
+        }
+        kept
+    }
+
     fn push(&mut self, job: Job) {
         self.pending.push(job);
         if self.pending.len() >= BATCH {
@@ -228,6 +421,7 @@ pub fn render_site(
     model: &Model,
     templates: &Templates,
     staging: &Staging,
+    memo: &Memo,
 ) -> Result<Counts, RenderError> {
     let site = &model.site;
     let palette = Palette {
@@ -241,7 +435,37 @@ pub fn render_site(
             .iter()
             .map(|e| (e.id.clone(), e.name.clone()))
             .collect(),
+        memo,
     };
+    if memo.enabled {
+        let links = hash_of((
+            model
+                .findings
+                .iter()
+                .map(|f| (f.id, &f.slug))
+                .collect::<Vec<_>>(),
+            model.runs.iter().map(|r| &r.id).collect::<Vec<_>>(),
+        ));
+        memo.links
+            .store(links, std::sync::atomic::Ordering::Relaxed);
+        // What any page may read besides its own records.
+        let global = hash_of((
+            links,
+            templates.fingerprint(),
+            model.site.content_hash,
+            &model.site.base_url,
+            model
+                .engines
+                .iter()
+                .map(|ix| {
+                    let versions: Vec<&str> = ix.versions.iter().map(|v| v.as_str()).collect();
+                    (ix.engine, versions)
+                })
+                .collect::<Vec<_>>(),
+        ));
+        memo.global
+            .store(global, std::sync::atomic::Ordering::Relaxed);
+    }
     // Charts are drawn when the pages that show them are written.
     let chart_count = model.runs.iter().map(|r| r.charts.len()).sum();
 
@@ -250,7 +474,21 @@ pub fn render_site(
     let prepared: Vec<Prepared> = model
         .findings
         .par_iter()
-        .map(|f| prepare(model, f))
+        .map(|f| {
+            let key = if memo.enabled {
+                hash_of((
+                    (f.id, &f.slug, &f.title, &f.body, &f.summary, &f.advice),
+                    (f.status.as_str(), &f.status_note, &f.group),
+                    format!("{:?}{:?}", f.engines, site.engines),
+                ))
+            } else {
+                0
+            };
+            memo.get_or(&memo.prepared, key, || {
+                Ok::<_, std::convert::Infallible>(prepare(model, f))
+            })
+            .unwrap_or_else(|e| match e {})
+        })
         .collect();
 
     let site_view = SiteView {
@@ -273,6 +511,22 @@ pub fn render_site(
     let sitemap = crate::outputs::Sitemap::default();
     let render_one = |job: Job| {
         sitemap.note(job.template, &job.page.path);
+        if memo.enabled {
+            let key = hash_of((
+                templates.fingerprint(),
+                job.template,
+                &site_value,
+                &job.page,
+                &job.data,
+            ));
+            if let Ok(mut next) = memo.next_pages.lock() {
+                next.insert(job.page.path.clone(), key);
+            }
+            // Unchanged inputs, unchanged page: the site keeps its copy.
+            if memo.pages.get(&job.page.path) == Some(&key) && staging.keep(&job.page.path) {
+                return Ok(());
+            }
+        }
         let html = templates
             .render(job.template, &site_value, &job.page, job.data)
             .map_err(|message| RenderError::Template {
@@ -290,9 +544,29 @@ pub fn render_site(
         staging.write(&job.page.path, html.as_bytes())?;
         Ok::<(), RenderError>(())
     };
+    let keep = |pages: &[PageRef]| {
+        let known = pages
+            .iter()
+            .all(|(_, p)| staging.can_keep(p) && memo.pages.contains_key(p));
+        if !known {
+            return false;
+        }
+        let Ok(mut next) = memo.next_pages.lock() else {
+            return false;
+        };
+        for (template, p) in pages {
+            sitemap.note(template, p);
+            staging.keep(p);
+            if let Some(&h) = memo.pages.get(p) {
+                next.insert(p.clone(), h);
+            }
+        }
+        true
+    };
     let mut batch = Batch {
         pending: Vec::with_capacity(BATCH),
         render: &render_one,
+        keep: &keep,
         pages: 0,
         error: None,
     };
@@ -327,7 +601,7 @@ pub fn render_site(
             body_text: &p.body_text,
         })
         .collect();
-    assets += crate::outputs::write(model, &texts, &sitemap.pages(), staging)?;
+    assets += crate::outputs::write(model, &texts, &sitemap.pages(), staging, memo)?;
 
     Ok(Counts {
         pages,
@@ -387,7 +661,29 @@ fn resolve_link(model: &Model, url: &str) -> Option<String> {
     }
 }
 
-fn draw_chart(run: &Run, spec: &ChartSpec, palette: &Palette) -> Result<ChartView, RenderError> {
+/// [`draw`], reused from the last build when nothing it reads changed.
+fn draw_chart(
+    run: &Run,
+    spec: &ChartSpec,
+    palette: &Palette<'_>,
+) -> Result<ChartView, RenderError> {
+    let memo = palette.memo;
+    let key = if memo.enabled {
+        hash_of((
+            &run.id,
+            &run.path,
+            &run.title,
+            format!("{spec:?}{:?}", run.table(&spec.table)),
+            &palette.colors,
+            &palette.names,
+        ))
+    } else {
+        0
+    };
+    memo.get_or(&memo.charts, key, || draw(run, spec, palette))
+}
+
+fn draw(run: &Run, spec: &ChartSpec, palette: &Palette<'_>) -> Result<ChartView, RenderError> {
     let fail = |message: String| RenderError::Chart {
         file: run.path.display().to_string(),
         chart: spec.id.clone(),
@@ -530,7 +826,7 @@ fn vlink(model: &Model, engine: &str, v: &crate::version::Version) -> VersionLin
 fn jobs(
     model: &Model,
     prepared: &[Prepared],
-    palette: &Palette,
+    palette: &Palette<'_>,
     resolve: markdown::Resolver<'_>,
     jobs: &mut Batch<'_>,
 ) {
@@ -573,14 +869,54 @@ fn jobs(
     // `run_owners`): built a batch at a time, in parallel.
     let owners = run_owners(model);
     let all: Vec<usize> = (0..model.findings.len()).collect();
+    // A rebuild keeps the pages of a finding none of whose inputs changed
+    // (see `finding_key`) without building their contexts.
+    let memo = palette.memo;
+    let global = memo
+        .enabled
+        .then(|| memo.global.load(std::sync::atomic::Ordering::Relaxed));
     for chunk in all.chunks(BATCH) {
-        let built: Vec<Result<Vec<Job>, RenderError>> = chunk
+        let built: Vec<(usize, Option<u64>, Option<Vec<PageRef>>)> = chunk
             .par_iter()
-            .map(|&i| finding_jobs(model, prepared, palette, resolve, &owners, i))
+            .map(|&i| {
+                let key = global.map(|g| finding_key(model, &owners, i, g));
+                let kept = key.and_then(|k| memo.finding_pages.get(k));
+                (i, key, kept)
+            })
             .collect();
-        for r in built {
+        let mut todo = Vec::new();
+        for (i, key, kept) in built {
+            match kept {
+                Some(pages) if jobs.keep(&pages) => {
+                    if let Some(k) = key {
+                        memo.finding_pages.put(k, pages);
+                    }
+                }
+                _ => todo.push((i, key)),
+            }
+        }
+        type Built = (Option<u64>, Result<Vec<Job>, RenderError>);
+        let built: Vec<Built> = todo
+            .par_iter()
+            .map(|&(i, key)| {
+                (
+                    key,
+                    finding_jobs(model, prepared, palette, resolve, &owners, i),
+                )
+            })
+            .collect();
+        for (key, r) in built {
             match r {
-                Ok(js) => js.into_iter().for_each(|j| jobs.push(j)),
+                Ok(js) => {
+                    if let Some(k) = key {
+                        let pages = js
+                            .iter()
+                            .map(|j| (j.template, j.page.path.clone()))
+                            .collect();
+                        memo.finding_pages.put(k, pages);
+                    }
+                    js.into_iter().for_each(|j| jobs.push(j));
+                }
                 Err(e) => return jobs.fail(e),
             }
         }
@@ -770,7 +1106,7 @@ fn run_owners(model: &Model) -> Vec<Option<usize>> {
 fn run_job(
     model: &Model,
     prepared: &[Prepared],
-    palette: &Palette,
+    palette: &Palette<'_>,
     resolve: markdown::Resolver<'_>,
     r: usize,
     drawn: &[(crate::model::ChartRef, ChartView)],
@@ -838,12 +1174,58 @@ fn run_job(
     })
 }
 
+/// A hash of everything [`finding_jobs`] reads for finding `i`, given
+/// `global`, a hash of what every page may read (the site, templates, link
+/// targets, version pages): the finding's own file, the files of the
+/// findings whose cards its page shows (backlinks, its successor), of the
+/// runs it cites or shows charts of, and for the runs whose pages it
+/// renders (see `run_owners`) the findings that cite them. Equal keys mean
+/// equal pages. Keep it in step with `finding_jobs` and `run_job`.
+fn finding_key(model: &Model, owners: &[Option<usize>], i: usize, global: u64) -> u64 {
+    let f = &model.findings[i];
+    let finding = |j: usize| model.findings[j].content_hash;
+    let run = |r: usize| model.runs[r].content_hash;
+    let owned: Vec<(usize, u64, Vec<u64>)> = model.charts[i]
+        .iter()
+        .map(|&(r, _)| r)
+        .filter(|&r| owners[r] == Some(i))
+        .map(|r| {
+            (
+                r,
+                run(r),
+                model.citations[r].iter().map(|&j| finding(j)).collect(),
+            )
+        })
+        .collect();
+    hash_of((
+        global,
+        (f.content_hash, &f.path, f.draft),
+        model.backlinks[i]
+            .iter()
+            .map(|&j| finding(j))
+            .collect::<Vec<_>>(),
+        f.superseded_by
+            .and_then(|s| model.by_id.get(&s))
+            .map(|&s| finding(s)),
+        model.charts[i]
+            .iter()
+            .map(|&(r, c)| (run(r), c))
+            .collect::<Vec<_>>(),
+        f.runs
+            .iter()
+            .filter_map(|r| model.run_by_id.get(r))
+            .map(|&r| run(r))
+            .collect::<Vec<_>>(),
+        owned,
+    ))
+}
+
 /// The page of finding `i`, its short URL and its aliases. Its body and
 /// charts are rendered here, when the page is about to be written.
 fn finding_jobs(
     model: &Model,
     prepared: &[Prepared],
-    palette: &Palette,
+    palette: &Palette<'_>,
     resolve: markdown::Resolver<'_>,
     owners: &[Option<usize>],
     i: usize,
@@ -885,7 +1267,7 @@ fn finding_jobs(
             draw_chart(&model.runs[r], &model.runs[r].charts[c], palette).map(|v| ((r, c), v))
         })
         .collect::<Result<_, _>>()?;
-    let body = finding_body(model, i);
+    let body = palette.memo.body(model, i);
     let links: Vec<LinkView> = f
         .links
         .iter()

@@ -57,7 +57,7 @@ struct Item<'a>(
 );
 
 /// Builds `search-index.json` for the listed findings of `model`.
-pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
+pub fn index(model: &Model, texts: &[FindingText<'_>], memo: &crate::render::Memo) -> Vec<u8> {
     use rayon::prelude::*;
     let listed: Vec<usize> = model.listed().collect();
     let items = listed
@@ -102,7 +102,7 @@ pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
                 f.status.as_str(),
                 t.summary_text,
                 terms,
-                body_words(t.body_text, &seen, BODY_CHARS),
+                memo.body_words(t.body_text, &seen),
             )
         })
         .collect();
@@ -162,12 +162,21 @@ fn words(lower: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// `s` lowercased, by the much faster ASCII path when it is ASCII.
+fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
+}
+
 /// The distinct words of `text`, lowercased, in order of first appearance,
 /// leaving out stop words, one-character words and the words of `seen`,
 /// joined by spaces and cut at a word boundary within `limit` bytes.
 pub fn body_words(text: &str, seen: &str, limit: usize) -> String {
-    let lower = text.to_lowercase();
-    let seen = seen.to_lowercase();
+    let lower = lowercase(text);
+    let seen = lowercase(seen);
     let mut taken: HashSet<&str> = words(&seen).collect();
     let mut out = String::new();
     for w in words(&lower) {

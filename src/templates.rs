@@ -46,6 +46,9 @@ fn escape_html(s: &str) -> String {
 /// The parsed templates of a build.
 pub struct Templates {
     tera: Tera,
+    /// A hash of every template's name and text, so a rebuild knows when
+    /// pages must be rendered again because a template changed.
+    fingerprint: u64,
 }
 
 /// Explains a tera error with all its causes on one line.
@@ -89,6 +92,7 @@ impl Templates {
                 files.push((name, text));
             }
         }
+        let fingerprint = crate::render::hash_of(&files);
         let mut tera = Tera::default();
         tera.autoescape_on(vec![".html"]);
         // Tera's default also escapes '/', which makes every URL unreadable;
@@ -96,7 +100,12 @@ impl Templates {
         tera.set_escape_fn(escape_html);
         tera.add_raw_templates(files)
             .map_err(|e| format!("templates: {}", explain(&e)))?;
-        Ok(Templates { tera })
+        Ok(Templates { tera, fingerprint })
+    }
+
+    /// A hash of all the templates (see the field).
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// Renders template `name` for one page.

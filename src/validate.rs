@@ -14,6 +14,7 @@ use crate::record::*;
 use crate::urls;
 use crate::version::Version;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// Checks the relations between the loaded records.
 pub fn validate(loaded: &Loaded) -> Diagnostics {
@@ -22,16 +23,12 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         return diags;
     };
     check_site(site, &mut diags);
-    let runs: HashMap<&str, &Run> = loaded.runs.iter().map(|r| (r.id.as_str(), r)).collect();
+    let runs: HashMap<&str, &Run> = loaded.runs.iter().map(|r| (r.id.as_str(), &**r)).collect();
     let ids = first_by_id(&loaded.findings);
     // Records with errors of their own still exist: references to them are fine.
     let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
     let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
-    let facts: Vec<markdown::BodyFacts> = loaded
-        .findings
-        .iter()
-        .map(|f| markdown::scan(&f.body))
-        .collect();
+    let facts: Vec<&markdown::BodyFacts> = loaded.findings.iter().map(|f| &f.facts).collect();
     let public = site_pages(site, &loaded.findings, &loaded.runs, false);
     let with_drafts = site_pages(site, &loaded.findings, &loaded.runs, true);
     let ctx = Ctx {
@@ -60,7 +57,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         } else {
             seen_ids.insert(f.id, f);
         }
-        check_finding(&ctx, f, &facts[i], &mut diags);
+        check_finding(&ctx, f, facts[i], &mut diags);
     }
     check_aliases(loaded, &public, &with_drafts, &mut diags);
     let colors: BTreeMap<String, String> = site
@@ -80,13 +77,13 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
 }
 
 struct Ctx<'a> {
-    findings: &'a [Finding],
+    findings: &'a [Arc<Finding>],
     site: &'a Site,
     runs: &'a HashMap<&'a str, &'a Run>,
     /// Index in `findings` of the first finding with each id.
     ids: &'a HashMap<u32, usize>,
     /// Body facts, by index in `findings`.
-    facts: &'a [markdown::BodyFacts],
+    facts: &'a [&'a markdown::BodyFacts],
     /// The pages of a build without drafts.
     public: &'a Pages,
     /// The pages of a build with `--drafts`.
@@ -105,7 +102,7 @@ impl Ctx<'_> {
     }
 }
 
-fn first_by_id(findings: &[Finding]) -> HashMap<u32, usize> {
+fn first_by_id(findings: &[std::sync::Arc<Finding>]) -> HashMap<u32, usize> {
     let mut m = HashMap::new();
     for (i, f) in findings.iter().enumerate() {
         m.entry(f.id).or_insert(i);
@@ -510,7 +507,12 @@ pub fn site_paths(loaded: &Loaded, drafts: bool) -> HashSet<String> {
 /// model pages only for listed findings (not withdrawn, not superseded);
 /// one page per distinct engine version, spelt as in `releases`, else as
 /// first seen in findings by id, then in runs by id.
-pub fn site_pages(site: &Site, findings: &[Finding], runs: &[Run], drafts: bool) -> Pages {
+pub fn site_pages(
+    site: &Site,
+    findings: &[std::sync::Arc<Finding>],
+    runs: &[std::sync::Arc<Run>],
+    drafts: bool,
+) -> Pages {
     let mut p: HashSet<String> = [
         "",
         urls::ENGINES,
@@ -522,9 +524,13 @@ pub fn site_pages(site: &Site, findings: &[Finding], runs: &[Run], drafts: bool)
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let mut built: Vec<&Finding> = findings.iter().filter(|f| drafts || !f.draft).collect();
+    let mut built: Vec<&Finding> = findings
+        .iter()
+        .map(|f| &**f)
+        .filter(|f| drafts || !f.draft)
+        .collect();
     built.sort_by_key(|f| f.id);
-    let mut runs: Vec<&Run> = runs.iter().collect();
+    let mut runs: Vec<&Run> = runs.iter().map(|r| &**r).collect();
     runs.sort_by(|a, b| a.id.cmp(&b.id));
     for g in &site.groups {
         p.insert(urls::group(&g.id));

@@ -12,8 +12,10 @@
 //! folder. That keeps rebuilds cheap and makes removing the previous site
 //! cheap too, since unchanged files keep their data blocks.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// A write that failed, with the path it was writing.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +42,48 @@ pub struct Staging {
     output: PathBuf,
     /// The current site, if any, to reuse unchanged files from.
     previous: Option<PathBuf>,
+    /// Whether to keep a [`Manifest`] of what is written (see [`Staging::tracked`]).
+    track: bool,
+    /// What this build wrote (or kept), by site path: the next rebuild's
+    /// [`Manifest`].
+    written: Mutex<HashMap<String, u64>>,
+    /// Set for an update (see [`Staging::update`]): the site on disk, as the
+    /// previous build of this process left it.
+    update: Option<Manifest>,
+}
+
+/// The files of a site this process wrote, by site path, with a hash of
+/// each one's bytes: what lets a rebuild under `serve` write only the files
+/// that changed.
+#[derive(Debug, Clone, Default)]
+pub struct Manifest {
+    files: HashMap<String, u64>,
+}
+
+impl Manifest {
+    /// How many files the site has.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether the site has no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// A hash of a file's bytes (within one process: never written anywhere).
+fn content_hash(bytes: &[u8]) -> u64 {
+    crate::render::hash_of(bytes)
+}
+
+/// What [`Staging::finish_update`] changed on disk.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Updated {
+    /// Files written (new or changed).
+    pub written: usize,
+    /// Files removed (no longer part of the site).
+    pub removed: usize,
 }
 
 fn sibling(output: &Path, suffix: &str) -> PathBuf {
@@ -112,7 +156,73 @@ impl Staging {
             dir,
             output,
             previous,
+            track: false,
+            written: Mutex::default(),
+            update: None,
         })
+    }
+
+    /// Like [`Staging::new`], keeping a manifest of what is written (a hash
+    /// of every file) for a later [`Staging::update`].
+    pub fn tracked(output: &Path) -> Result<Staging, WriteError> {
+        let mut staging = Staging::new(output)?;
+        staging.track = true;
+        Ok(staging)
+    }
+
+    /// A staging folder for updating the site in `output` in place, which
+    /// this process built last and described in `manifest`: only the files
+    /// whose bytes differ from the manifest's go into the staging folder,
+    /// and [`Staging::finish_update`] moves them into the site (one atomic
+    /// rename each) and removes the files the site no longer has. Until
+    /// then the site is untouched, so a failed rebuild leaves it as it was.
+    /// For `serve`, where one edit changes a few files of thousands.
+    pub fn update(output: &Path, manifest: Manifest) -> Result<Staging, WriteError> {
+        let mut staging = Staging::tracked(output)?;
+        staging.previous = None;
+        staging.update = Some(manifest);
+        Ok(staging)
+    }
+
+    /// Whether this is an update (see [`Staging::update`]).
+    pub fn is_update(&self) -> bool {
+        self.update.is_some()
+    }
+
+    /// Notes that the site keeps `rel` as the previous build wrote it: the
+    /// caller knows its bytes would be the same. Returns false (and notes
+    /// nothing) when this is not an update or the previous site has no such
+    /// file; the caller must then write it.
+    pub fn keep(&self, rel: &str) -> bool {
+        let key = site_key(rel);
+        let Some(hash) = self.update.as_ref().and_then(|m| m.files.get(&key)) else {
+            return false;
+        };
+        if let Ok(mut w) = self.written.lock() {
+            w.insert(key, *hash);
+        }
+        true
+    }
+
+    /// Whether [`Staging::keep`] would keep `rel`.
+    pub fn can_keep(&self, rel: &str) -> bool {
+        self.update
+            .as_ref()
+            .is_some_and(|m| m.files.contains_key(&site_key(rel)))
+    }
+
+    /// Records that `rel` holds bytes hashing to `hash`; true when an
+    /// update's site already has those bytes there.
+    fn record(&self, rel: &str, hash: u64) -> bool {
+        let key = site_key(rel);
+        let unchanged = self
+            .update
+            .as_ref()
+            .is_some_and(|m| m.files.get(&key) == Some(&hash));
+        if let Ok(mut w) = self.written.lock() {
+            w.insert(key, hash);
+        }
+        unchanged
     }
 
     /// The staging folder itself.
@@ -123,6 +233,9 @@ impl Staging {
     /// Writes `bytes` to `rel` inside the staging folder. `rel` is a site
     /// path: a folder path (`findings/x/`) means its `index.html`.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        if self.track && self.record(rel, content_hash(bytes)) {
+            return Ok(());
+        }
         let path = self.path_of(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(ctx(parent))?;
@@ -139,6 +252,10 @@ impl Staging {
 
     /// Copies a file into the staging folder.
     pub fn copy(&self, from: &Path, rel: &str) -> Result<(), WriteError> {
+        if self.track {
+            let bytes = std::fs::read(from).map_err(ctx(from))?;
+            return self.write(rel, &bytes);
+        }
         let to = self.path_of(rel);
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(ctx(parent))?;
@@ -169,11 +286,60 @@ impl Staging {
     }
 
     fn path_of(&self, rel: &str) -> PathBuf {
-        let mut p = self.dir.join(rel.trim_start_matches('/'));
-        if rel.is_empty() || rel.ends_with('/') {
-            p.push("index.html");
+        self.dir.join(site_key(rel))
+    }
+
+    /// What this build wrote: the manifest for the next update.
+    pub fn manifest(&self) -> Manifest {
+        Manifest {
+            files: self.written.lock().map(|w| w.clone()).unwrap_or_default(),
         }
-        p
+    }
+
+    /// Ends an update (see [`Staging::update`]): moves the changed files
+    /// into the site, removes those it no longer has, and removes the
+    /// staging folder. Returns the new manifest and what changed.
+    pub fn finish_update(self) -> Result<(Manifest, Updated), WriteError> {
+        let manifest = self.manifest();
+        let previous = self.update.clone().unwrap_or_default();
+        let mut changed: Vec<&String> = manifest
+            .files
+            .iter()
+            .filter(|(k, h)| previous.files.get(*k) != Some(h))
+            .map(|(k, _)| k)
+            .collect();
+        changed.sort();
+        for key in &changed {
+            let to = self.output.join(key);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(ctx(parent))?;
+            }
+            std::fs::rename(self.dir.join(key), &to).map_err(ctx(&to))?;
+        }
+        let mut gone: Vec<&String> = previous
+            .files
+            .keys()
+            .filter(|k| !manifest.files.contains_key(*k))
+            .collect();
+        gone.sort();
+        for key in &gone {
+            let path = self.output.join(key);
+            let _ = std::fs::remove_file(&path);
+            // Folders the removal emptied (a page's own folder) go too.
+            let mut dir = path.parent();
+            while let Some(d) = dir.filter(|d| *d != self.output) {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+                dir = d.parent();
+            }
+        }
+        let updated = Updated {
+            written: changed.len(),
+            removed: gone.len(),
+        };
+        let _ = remove_tree(&self.dir);
+        Ok((manifest, updated))
     }
 
     /// Puts the finished site in place of the output folder and removes
@@ -217,6 +383,17 @@ impl Staging {
     /// Removes the staging folder after a failed build.
     pub fn discard(self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A site path as a file path relative to the site: a folder path
+/// (`findings/x/`, or the empty root) means its `index.html`.
+fn site_key(rel: &str) -> String {
+    let rel = rel.trim_start_matches('/');
+    if rel.is_empty() || rel.ends_with('/') {
+        format!("{rel}index.html")
+    } else {
+        rel.to_string()
     }
 }
 

@@ -48,8 +48,11 @@ pub fn finding(data: &[u8]) {
     let (f, diags) = load::parse_finding_text(file, &text);
     assert_positions(diags.iter(), file, &text);
     if let Some(f) = f {
-        let facts = crate::markdown::scan(&f.body);
-        for l in &facts.links {
+        assert_eq!(
+            format!("{:?}", f.facts),
+            format!("{:?}", crate::markdown::scan(&f.body))
+        );
+        for l in &f.facts.links {
             assert!(l.line >= 1 && l.column >= 1);
         }
         let _ = crate::markdown::render(&f.body, &|_| None);
@@ -96,7 +99,7 @@ pub fn run(data: &[u8]) {
         files_with_errors: diags.iter().map(|d| d.file.clone()).collect(),
         ..Loaded::default()
     };
-    loaded.runs.extend(r);
+    loaded.runs.extend(r.map(std::sync::Arc::new));
     let _ = crate::validate::validate(&loaded);
 }
 

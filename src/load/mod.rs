@@ -15,6 +15,7 @@ use crate::record::*;
 use fields::{join, Doc, Obj};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use yaml::Value;
 
 pub(crate) use fields::did_you_mean;
@@ -34,9 +35,9 @@ pub struct Loaded {
     /// `site.yaml`, if it could be read.
     pub site: Option<Site>,
     /// Findings that parsed, in file-name order.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Arc<Finding>>,
     /// Runs that parsed, in id order.
-    pub runs: Vec<Run>,
+    pub runs: Vec<Arc<Run>>,
     /// Ids of findings whose file has errors, so that references to them
     /// are not reported a second time as "does not exist".
     pub broken_findings: Vec<u32>,
@@ -114,6 +115,126 @@ fn ignored(name: &str) -> bool {
 
 /// Reads the findings folder at `root`.
 pub fn load(root: &Path) -> Loaded {
+    load_with(root, None)
+}
+
+/// Parsed records kept between loads of the same folder by a long-running
+/// process (`serve`): a file whose size, times and inode did not change is
+/// not read and parsed again. The same test `make` and cargo rely on; a
+/// file changed without changing any of them would be missed.
+#[derive(Default)]
+pub struct LoadCache {
+    findings: FileCache<(LoadedFinding, Diagnostics)>,
+    runs: FileCache<(Option<Arc<Run>>, Diagnostics)>,
+}
+
+/// A finding as loaded, or the id of one that has errors (if it has one).
+type LoadedFinding = Result<Arc<Finding>, Option<u32>>;
+
+/// Results by path, with the stamps of the files they were made from.
+struct FileCache<V> {
+    last: std::sync::Mutex<std::collections::HashMap<PathBuf, (Vec<Stamp>, V)>>,
+    next: std::sync::Mutex<std::collections::HashMap<PathBuf, (Vec<Stamp>, V)>>,
+}
+
+impl<V> Default for FileCache<V> {
+    fn default() -> Self {
+        FileCache {
+            last: Default::default(),
+            next: Default::default(),
+        }
+    }
+}
+
+impl<V: Clone> FileCache<V> {
+    /// The result for `key` made from files stamped `stamps` (made by
+    /// `make` unless the last load made it from the same stamps).
+    fn get(&self, key: &Path, stamps: Option<Vec<Stamp>>, make: impl FnOnce() -> V) -> V {
+        let Some(stamps) = stamps else {
+            return make();
+        };
+        // A file modified within the last couple of seconds may be written
+        // again within the file system's timestamp granularity without its
+        // stamp changing ("racy" files, as git calls them): such files are
+        // read again until their stamp is old enough to trust.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(i64::MAX, |d| d.as_secs() as i64);
+        if stamps.iter().any(|s| s.2 >= now - RACY_SECS) {
+            let v = make();
+            if let Ok(mut next) = self.next.lock() {
+                next.insert(key.to_path_buf(), (stamps, v.clone()));
+            }
+            return v;
+        }
+        // Moved, not copied, into this load's entries.
+        let hit = self
+            .last
+            .lock()
+            .ok()
+            .and_then(|mut last| last.remove(key))
+            .filter(|(s, _)| *s == stamps)
+            .map(|(_, v)| v);
+        let v = hit.unwrap_or_else(make);
+        if let Ok(mut next) = self.next.lock() {
+            next.insert(key.to_path_buf(), (stamps, v.clone()));
+        }
+        v
+    }
+
+    /// Ends a load: what it saw is what the next one can reuse.
+    fn rotate(&self) {
+        if let (Ok(mut last), Ok(mut next)) = (self.last.lock(), self.next.lock()) {
+            *last = std::mem::take(&mut *next);
+        }
+    }
+}
+
+/// How recent a modification time must be for the file to be read again
+/// whatever its stamp (see `FileCache::get`).
+const RACY_SECS: i64 = 2;
+
+/// What identifies a version of a file without reading it: its name, size,
+/// modification and change times, and inode.
+type Stamp = (String, u64, i64, i64, i64, i64, u64);
+
+#[cfg(unix)]
+fn stamp(name: String, path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((
+        name,
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+        m.ino(),
+    ))
+}
+
+#[cfg(not(unix))]
+fn stamp(_: String, _: &Path) -> Option<Stamp> {
+    None
+}
+
+/// The stamps of a run folder's files, or `None` when one cannot be read
+/// (then nothing is reused).
+fn run_stamps(root: &Path, dir: &Path) -> Option<Vec<Stamp>> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(root.join(dir)).ok()? {
+        let e = e.ok()?;
+        v.push(stamp(
+            e.file_name().to_string_lossy().into_owned(),
+            &e.path(),
+        )?);
+    }
+    v.sort();
+    Some(v)
+}
+
+/// [`load`], reusing what `cache` kept from earlier loads of `root`.
+pub fn load_with(root: &Path, cache: Option<&LoadCache>) -> Loaded {
     let mut out = Loaded::default();
     let mut diags = Diagnostics::new();
 
@@ -145,18 +266,28 @@ pub fn load(root: &Path) -> Loaded {
         .collect::<Vec<_>>();
     let run_dirs = list_dir(root, "data/runs", true, &mut diags);
 
-    let findings: Vec<(Result<Finding, Option<u32>>, Diagnostics)> = finding_files
+    let findings: Vec<(LoadedFinding, Diagnostics)> = finding_files
         .par_iter()
         .map(|rel| {
-            let mut d = Diagnostics::new();
-            let f = match read_text(root, rel, MAX_RECORD_BYTES) {
-                Ok(text) => parse_finding(rel, &text, &mut d),
-                Err(e) => {
-                    d.push(e);
-                    Err(peek_id(root, rel))
-                }
+            let make = || {
+                let mut d = Diagnostics::new();
+                let f = match read_text(root, rel, MAX_RECORD_BYTES) {
+                    Ok(text) => parse_finding(rel, &text, &mut d).map(Arc::new),
+                    Err(e) => {
+                        d.push(e);
+                        Err(peek_id(root, rel))
+                    }
+                };
+                (f, d)
             };
-            (f, d)
+            match cache {
+                Some(c) => c.findings.get(
+                    rel,
+                    stamp(String::new(), &root.join(rel)).map(|s| vec![s]),
+                    make,
+                ),
+                None => make(),
+            }
         })
         .collect();
     for (f, d) in findings {
@@ -167,14 +298,24 @@ pub fn load(root: &Path) -> Loaded {
         diags.extend(d);
     }
 
-    let runs: Vec<(Option<Run>, Diagnostics)> = run_dirs
+    let runs: Vec<(Option<Arc<Run>>, Diagnostics)> = run_dirs
         .par_iter()
         .map(|dir| {
-            let mut d = Diagnostics::new();
-            let r = load_run(root, dir, &mut d);
-            (r, d)
+            let make = || {
+                let mut d = Diagnostics::new();
+                let r = load_run(root, dir, &mut d).map(Arc::new);
+                (r, d)
+            };
+            match cache {
+                Some(c) => c.runs.get(dir, run_stamps(root, dir), make),
+                None => make(),
+            }
         })
         .collect();
+    if let Some(c) = cache {
+        c.findings.rotate();
+        c.runs.rotate();
+    }
     for ((r, d), dir) in runs.into_iter().zip(&run_dirs) {
         match r {
             Some(r) => out.runs.push(r),
@@ -487,6 +628,7 @@ fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> 
         format!("{base_url}/")
     };
     Some(Site {
+        content_hash: crate::render::hash_of(text),
         title,
         base_url,
         description,
@@ -740,6 +882,7 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
 
     Ok(Finding {
         path: file.to_path_buf(),
+        content_hash: crate::render::hash_of(text),
         slug,
         id: id.ok_or_else(fail)?,
         title: title.ok_or_else(fail)?,
@@ -762,6 +905,7 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
         draft,
         withdrawn,
         superseded_by,
+        facts: crate::markdown::scan(body),
         body: body.to_string(),
         body_line,
         spans,
@@ -1062,8 +1206,16 @@ fn parse_run(
         charts.push(chart);
     }
 
+    let content_hash = crate::render::hash_of((
+        text,
+        tables
+            .iter()
+            .map(|t| (&t.file, &t.header, &t.rows))
+            .collect::<Vec<_>>(),
+    ));
     Some(Run {
         id,
+        content_hash,
         path: file.clone(),
         title: title?,
         date: date?,

@@ -1,0 +1,172 @@
+//! Rebuilds under `serve` (a [`findings::Session`]): after each kind of
+//! edit, the site the session updated in place must equal, file for file
+//! and byte for byte, a clean build of the same folder.
+#![allow(missing_docs)]
+
+mod common;
+use common::tree;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+fn opts(root: &Path, output: &Path) -> findings::BuildOptions {
+    findings::BuildOptions {
+        root: root.to_path_buf(),
+        output: output.to_path_buf(),
+        base_url: None,
+        drafts: false,
+    }
+}
+
+/// Sets every file's modification time an hour back, so the session's
+/// record cache trusts their stamps (files modified in the last seconds are
+/// always read again) and the cache is exercised.
+fn age(root: &Path) {
+    let old = SystemTime::now() - Duration::from_secs(3600);
+    for e in walkdir::WalkDir::new(root).into_iter().flatten() {
+        if e.file_type().is_file() {
+            let f = std::fs::File::options().write(true).open(e.path()).unwrap();
+            f.set_modified(old).unwrap();
+        }
+    }
+}
+
+struct Bench {
+    site: common::Site,
+    session: findings::Session,
+    live: tempfile::TempDir,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        // The bundled site's own inputs.
+        let site = common::Site {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let repo = common::bundled();
+        let inputs = ["site.yaml", "findings", "data", "templates", "static"];
+        let walk = walkdir::WalkDir::new(&repo)
+            .into_iter()
+            .filter_entry(|e| e.depth() != 1 || inputs.iter().any(|i| e.file_name() == *i));
+        for e in walk.flatten() {
+            let rel = e.path().strip_prefix(&repo).unwrap();
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(site.path(&rel.to_string_lossy())).unwrap();
+            } else {
+                std::fs::copy(e.path(), site.path(&rel.to_string_lossy())).unwrap();
+            }
+        }
+        age(site.root());
+        let live = tempfile::tempdir().unwrap();
+        let mut session = findings::Session::new();
+        session
+            .build(&opts(site.root(), &live.path().join("site")))
+            .expect("the first build");
+        Bench {
+            site,
+            session,
+            live,
+        }
+    }
+
+    fn out(&self) -> std::path::PathBuf {
+        self.live.path().join("site")
+    }
+
+    /// Rebuilds with the session and checks the result against a clean build.
+    fn rebuild_and_compare(&mut self, what: &str) {
+        age(self.site.root());
+        self.session
+            .build(&opts(self.site.root(), &self.out()))
+            .unwrap_or_else(|e| panic!("{what}: rebuild failed: {e}"));
+        let clean = tempfile::tempdir().unwrap();
+        findings::build(&opts(self.site.root(), &clean.path().join("site")))
+            .unwrap_or_else(|e| panic!("{what}: clean build failed: {e}"));
+        let (got, want) = (tree(&self.out()), tree(&clean.path().join("site")));
+        let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&got), names(&want), "{what}: the files differ");
+        for ((name, a), (_, b)) in got.iter().zip(&want) {
+            assert!(a == b, "{what}: {name} differs from a clean build");
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
+    let mut b = Bench::new();
+    let f17 = "findings/mtp-loses-at-32k-c4.md";
+
+    b.site
+        .edit(f17, "The 2026-08-17 report", "The report of 2026-08-17");
+    b.rebuild_and_compare("a body edit");
+
+    // F17 is linked from other findings: their backlinks show its title.
+    b.site.edit(
+        f17,
+        "title: MTP lost to plain warm decoding",
+        "title: MTP lost to plain decoding",
+    );
+    b.rebuild_and_compare("a title edit");
+
+    b.site.edit(
+        f17,
+        "affected: [\"0.27.1\"]",
+        "affected: [\"0.27.1\", \"0.27.9\"]",
+    );
+    b.rebuild_and_compare("a new version");
+
+    let text = b.site.read(f17).replace("id: 17", "id: 99");
+    b.site.write("findings/a-new-one.md", &text);
+    b.rebuild_and_compare("a new finding");
+
+    std::fs::remove_file(b.site.path("findings/a-new-one.md")).unwrap();
+    b.rebuild_and_compare("a finding removed");
+
+    let csv = "data/runs/client-sse-ttft/ttft.csv";
+    let data = b.site.read(csv);
+    let changed = data.replacen("10500", "10400", 1);
+    assert_ne!(data, changed);
+    b.site.write(csv, &changed);
+    b.rebuild_and_compare("a run's data");
+
+    let yaml = b.site.read("site.yaml");
+    b.site.write(
+        "site.yaml",
+        &yaml.replacen("title: \"Findings:", "title: \"New findings:", 1),
+    );
+    b.rebuild_and_compare("the site's title");
+
+    b.site.write(
+        "templates/404.html",
+        "{% extends \"base.html\" %}{% block main %}<h1>Gone</h1>{% endblock main %}",
+    );
+    b.rebuild_and_compare("a template");
+
+    b.site.write("static/extra.txt", "hello");
+    b.rebuild_and_compare("a static file");
+    std::fs::remove_file(b.site.path("static/extra.txt")).unwrap();
+    b.rebuild_and_compare("a static file removed");
+}
+
+#[test]
+fn a_failed_rebuild_leaves_the_site_as_the_last_good_build_left_it() {
+    let mut b = Bench::new();
+    let before = tree(&b.out());
+    let f17 = "findings/mtp-loses-at-32k-c4.md";
+    let good = b.site.read(f17);
+    b.site.write(
+        f17,
+        &good.replace("group: hidden-speed", "group: no-such-group"),
+    );
+    age(b.site.root());
+    let err = b.session.build(&opts(b.site.root(), &b.out()));
+    assert!(matches!(err, Err(findings::BuildError::Invalid(_))));
+    assert!(
+        tree(&b.out()) == before,
+        "the site changed after a failed rebuild"
+    );
+
+    // Fixed again, the next rebuild is exact.
+    b.site
+        .write(f17, &good.replace("The 2026-08-17 report", "The report"));
+    b.rebuild_and_compare("after a failed rebuild");
+}
