@@ -4,7 +4,7 @@
 //! body, then takes it out again), rebuilding after each edit, and prints
 //! the median rebuild time in milliseconds.
 //!
-//!     cargo run --release --example rebuild -- <root> <output> [rounds]
+//!     cargo run --release --example rebuild -- <root> <output> [rounds] [title]
 
 use std::time::Instant;
 
@@ -13,7 +13,7 @@ fn main() {
     let (root, output) = match (args.first(), args.get(1)) {
         (Some(r), Some(o)) => (std::path::PathBuf::from(r), std::path::PathBuf::from(o)),
         _ => {
-            eprintln!("usage: rebuild <root> <output> [rounds]");
+            eprintln!("usage: rebuild <root> <output> [rounds] [title]");
             std::process::exit(2);
         }
     };
@@ -39,10 +39,13 @@ fn main() {
     let original = std::fs::read_to_string(file).expect("the finding");
     let mut times = Vec::new();
     for round in 0..rounds {
-        let text = if round % 2 == 0 {
-            format!("{original}\nOne more sentence, edited in round {round}.\n")
-        } else {
-            original.clone()
+        // By default a sentence is added at the end of the body; with
+        // `title` as the fourth argument the title changes instead, which
+        // also changes every list the finding is in.
+        let text = match (round % 2, args.get(3).map(String::as_str)) {
+            (1, _) => original.clone(),
+            (_, Some("title")) => original.replacen("title: \"", "title: \"Edited ", 1),
+            _ => format!("{original}\nOne more sentence, edited in round {round}.\n"),
         };
         std::fs::write(file, text).expect("the edit");
         let t = Instant::now();

@@ -130,7 +130,13 @@ pub fn atom(
     let _ = writeln!(x, "  <author><name>{}</name></author>", escape(&site.title));
     x.push_str("  <generator>findings</generator>\n");
     for &i in &idx {
-        entry(&mut x, model, i, &texts[i], memo);
+        // An entry is made of the finding's file and what every page reads.
+        let e = memo.piece(("feed entry", model.findings[i].content_hash), || {
+            let mut e = String::new();
+            entry(&mut e, model, i, &texts[i], memo);
+            e.into_bytes()
+        });
+        x.push_str(std::str::from_utf8(&e).unwrap_or_default());
     }
     x.push_str("</feed>\n");
     x

@@ -24,6 +24,9 @@ pub struct FindingText<'a> {
     pub summary_html: &'a str,
     /// The body as plain text (its page renders the HTML when written).
     pub body_text: &'a str,
+    /// Under a memo, a hash of everything but the body (0 otherwise): what
+    /// the export shows of the finding.
+    pub list_hash: u64,
 }
 
 /// The JSON Schemas of the record files, published under `schemas/`.
@@ -95,7 +98,7 @@ pub fn write(
         || {
             rayon::join(
                 || crate::search::index(model, texts, memo),
-                || crate::export::files(model, texts),
+                || crate::export::files(model, texts, memo),
             )
         },
         || {

@@ -70,7 +70,7 @@ pub struct Counts {
 // View types: what templates see. Paths in them start with ROOT.
 
 /// A finding as it appears in lists.
-#[derive(Serialize, Clone)]
+#[derive(Serialize, Clone, Hash)]
 struct Card {
     id: u32,
     label: String,
@@ -85,7 +85,7 @@ struct Card {
     engines: Vec<CardEngine>,
 }
 
-#[derive(Serialize, Clone)]
+#[derive(Serialize, Clone, Hash)]
 struct CardEngine {
     id: String,
     name: String,
@@ -148,6 +148,9 @@ struct ChartView {
 #[derive(Clone)]
 struct Prepared {
     card: Card,
+    /// Under a [`Memo`], a hash of all a list may show of the finding: its
+    /// card and every field but the body (see `finding_key`); else 0.
+    list_hash: u64,
     summary_text: String,
     /// The body as plain text, for the search index.
     body_text: String,
@@ -199,12 +202,14 @@ pub struct Memo {
     charts: Cache<ChartView>,
     /// Cards and texts of findings, by what they are made from.
     prepared: Cache<Prepared>,
-    /// The pages of a finding (its page, redirects, the runs it renders),
-    /// by [`finding_key`].
-    finding_pages: Cache<Vec<PageRef>>,
+    /// The pages of a finding (its page, redirects, the runs it renders) by
+    /// [`finding_key`], and list pages by their key (see `jobs`).
+    kept_pages: Cache<Vec<PageRef>>,
     /// The search index's words of each finding, by body text and the
     /// words already in its other fields.
     words: Cache<String>,
+    /// Pieces of generated files (feed entries, JSON), by their inputs.
+    pieces: Cache<std::sync::Arc<Vec<u8>>>,
     /// By page path, a hash of everything a page is made from (template,
     /// site, page and data), as of the last build that succeeded: a page
     /// whose hash did not change is not rendered again.
@@ -228,8 +233,9 @@ impl Memo {
         self.bodies.rotate();
         self.charts.rotate();
         self.prepared.rotate();
-        self.finding_pages.rotate();
+        self.kept_pages.rotate();
         self.words.rotate();
+        self.pieces.rotate();
         self.pages = std::mem::take(self.next_pages.get_mut().unwrap_or_else(|e| e.into_inner()));
     }
 
@@ -238,8 +244,9 @@ impl Memo {
         self.bodies.clear_next();
         self.charts.clear_next();
         self.prepared.clear_next();
-        self.finding_pages.clear_next();
+        self.kept_pages.clear_next();
         self.words.clear_next();
+        self.pieces.clear_next();
         if let Ok(m) = self.next_pages.get_mut() {
             m.clear();
         }
@@ -258,6 +265,29 @@ impl Memo {
         };
         self.get_or(&self.bodies, key, || {
             Ok::<_, std::convert::Infallible>(finding_body(model, i))
+        })
+        .unwrap_or_else(|e| match e {})
+    }
+
+    /// Whether this memo keeps anything.
+    pub(crate) fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// What `make` makes, reused from the last build when `key` (a hash of
+    /// all `make` reads, together with [`Memo::global`]) is the same.
+    pub(crate) fn piece(
+        &self,
+        key: impl std::hash::Hash,
+        make: impl FnOnce() -> Vec<u8>,
+    ) -> std::sync::Arc<Vec<u8>> {
+        let key = if self.enabled {
+            hash_of((self.global.load(std::sync::atomic::Ordering::Relaxed), key))
+        } else {
+            0
+        };
+        self.get_or(&self.pieces, key, || {
+            Ok::<_, std::convert::Infallible>(std::sync::Arc::new(make()))
         })
         .unwrap_or_else(|e| match e {})
     }
@@ -367,11 +397,33 @@ struct Batch<'a> {
     /// Keeps pages as the last build wrote them (see [`Memo`]); false when
     /// it cannot, and then they must be rendered.
     keep: &'a (dyn Fn(&[PageRef]) -> bool + Sync),
+    memo: &'a Memo,
     pages: usize,
     error: Option<RenderError>,
 }
 
 impl Batch<'_> {
+    /// Pushes the page `make` builds, unless the last build made that page
+    /// from the same inputs (`key`, see `jobs`): then the site keeps it and
+    /// its context is not even built.
+    fn lazy(
+        &mut self,
+        key: Option<u64>,
+        template: &'static str,
+        path: String,
+        make: impl FnOnce() -> Job,
+    ) {
+        let Some(key) = key else {
+            return self.push(make());
+        };
+        let page = vec![(template, path)];
+        if self.memo.kept_pages.get(key).is_some() && self.keep(&page) {
+            return;
+        }
+        self.memo.kept_pages.put(key, page);
+        self.push(make());
+    }
+
     /// Keeps `pages` as they are on disk, if possible (see `keep`).
     fn keep(&mut self, pages: &[PageRef]) -> bool {
         let kept = (self.keep)(pages);
@@ -475,17 +527,14 @@ pub fn render_site(
         .findings
         .par_iter()
         .map(|f| {
+            // A card is made of the finding's file and the site's engines.
             let key = if memo.enabled {
-                hash_of((
-                    (f.id, &f.slug, &f.title, &f.body, &f.summary, &f.advice),
-                    (f.status.as_str(), &f.status_note, &f.group),
-                    format!("{:?}{:?}", f.engines, site.engines),
-                ))
+                hash_of((f.content_hash, &f.path, site.content_hash))
             } else {
                 0
             };
             memo.get_or(&memo.prepared, key, || {
-                Ok::<_, std::convert::Infallible>(prepare(model, f))
+                Ok::<_, std::convert::Infallible>(prepare(model, f, memo.enabled))
             })
             .unwrap_or_else(|e| match e {})
         })
@@ -567,6 +616,7 @@ pub fn render_site(
         pending: Vec::with_capacity(BATCH),
         render: &render_one,
         keep: &keep,
+        memo,
         pages: 0,
         error: None,
     };
@@ -599,6 +649,7 @@ pub fn render_site(
             summary_text: &p.summary_text,
             summary_html: &p.card.summary_html,
             body_text: &p.body_text,
+            list_hash: p.list_hash,
         })
         .collect();
     assets += crate::outputs::write(model, &texts, &sitemap.pages(), staging, memo)?;
@@ -746,7 +797,7 @@ fn version_text(e: &EngineEntry) -> String {
 /// What lists and the search index need of a finding: its card, from a
 /// parse of the body without rendering it (pages render bodies when they
 /// are written, so no body's HTML is held for the whole build).
-fn prepare(model: &Model, f: &Finding) -> Prepared {
+fn prepare(model: &Model, f: &Finding, list_hash: bool) -> Prepared {
     let (first_paragraph, body_text) = markdown::text_of(&f.body);
     let summary_md = f.summary.clone().unwrap_or(first_paragraph);
     let engines = f
@@ -776,9 +827,24 @@ fn prepare(model: &Model, f: &Finding) -> Prepared {
         group: f.group.clone(),
         engines,
     };
+    let list_hash = if list_hash {
+        // The record without its body (nor what comes of it, nor the field
+        // positions, whose maps have no fixed order).
+        let rest = Finding {
+            content_hash: 0,
+            body: String::new(),
+            facts: Default::default(),
+            spans: Default::default(),
+            ..f.clone()
+        };
+        hash_of((format!("{rest:?}"), &card))
+    } else {
+        0
+    };
     Prepared {
         summary_text: markdown::plain_text(&summary_md),
         card,
+        list_hash,
         body_text,
     }
 }
@@ -832,8 +898,30 @@ fn jobs(
 ) {
     let site = &model.site;
     let desc = site.description.clone().unwrap_or_default();
+    // Under a memo, each page's key: a hash of what every page may read
+    // (`global`), its path, and the list hashes (see `Prepared`) of the
+    // findings it lists, or whatever else it is made of. A page whose key
+    // did not change is kept as the last build wrote it (see `Batch::lazy`).
+    let memo = palette.memo;
+    let global = memo
+        .enabled
+        .then(|| memo.global.load(std::sync::atomic::Ordering::Relaxed));
+    let key =
+        |path: &str, members: &dyn Fn() -> Vec<u64>| global.map(|g| hash_of((g, path, members())));
+    let listing = |idx: &[usize]| {
+        idx.iter()
+            .map(|&i| prepared[i].list_hash)
+            .collect::<Vec<u64>>()
+    };
+    let all = |()| {
+        (0..model.findings.len())
+            .map(|i| prepared[i].list_hash)
+            .collect::<Vec<u64>>()
+    };
+    let listed: Vec<usize> = model.listed().collect();
 
     // Home.
+    jobs.lazy(key("", &|| all(())), "index.html", String::new(), || {
     let groups: Vec<serde_json::Value> = site
         .groups
         .iter()
@@ -848,8 +936,7 @@ fn jobs(
             })
         })
         .collect();
-    let listed: Vec<usize> = model.listed().collect();
-    jobs.push(Job {
+    Job {
         template: "index.html",
         page: page(
             model,
@@ -863,24 +950,21 @@ fn jobs(
             "filters": crate::outputs::home_filters(model),
             "entries_json": crate::outputs::home_entries(model),
         }),
+    }
     });
 
     // Findings, short URLs and aliases (and the runs they own, see
     // `run_owners`): built a batch at a time, in parallel.
     let owners = run_owners(model);
-    let all: Vec<usize> = (0..model.findings.len()).collect();
+    let every: Vec<usize> = (0..model.findings.len()).collect();
     // A rebuild keeps the pages of a finding none of whose inputs changed
     // (see `finding_key`) without building their contexts.
-    let memo = palette.memo;
-    let global = memo
-        .enabled
-        .then(|| memo.global.load(std::sync::atomic::Ordering::Relaxed));
-    for chunk in all.chunks(BATCH) {
+    for chunk in every.chunks(BATCH) {
         let built: Vec<(usize, Option<u64>, Option<Vec<PageRef>>)> = chunk
             .par_iter()
             .map(|&i| {
-                let key = global.map(|g| finding_key(model, &owners, i, g));
-                let kept = key.and_then(|k| memo.finding_pages.get(k));
+                let key = global.map(|g| finding_key(model, prepared, &owners, i, g));
+                let kept = key.and_then(|k| memo.kept_pages.get(k));
                 (i, key, kept)
             })
             .collect();
@@ -889,7 +973,7 @@ fn jobs(
             match kept {
                 Some(pages) if jobs.keep(&pages) => {
                     if let Some(k) = key {
-                        memo.finding_pages.put(k, pages);
+                        memo.kept_pages.put(k, pages);
                     }
                 }
                 _ => todo.push((i, key)),
@@ -913,7 +997,7 @@ fn jobs(
                             .iter()
                             .map(|j| (j.template, j.page.path.clone()))
                             .collect();
-                        memo.finding_pages.put(k, pages);
+                        memo.kept_pages.put(k, pages);
                     }
                     js.into_iter().for_each(|j| jobs.push(j));
                 }
@@ -923,7 +1007,12 @@ fn jobs(
     }
 
     // Engines.
-    let engine_rows: Vec<serde_json::Value> = model
+    jobs.lazy(
+        key(urls::ENGINES, &|| all(())),
+        "engines.html",
+        urls::ENGINES.into(),
+        || {
+            let engine_rows: Vec<serde_json::Value> = model
         .engines
         .iter()
         .map(|ix| {
@@ -936,33 +1025,49 @@ fn jobs(
             })
         })
         .collect();
-    jobs.push(Job {
-        template: "engines.html",
-        page: page(
-            model,
-            urls::ENGINES.into(),
-            "Engines".into(),
-            format!("Findings by engine and version: {desc}"),
-            "engines",
-        ),
-        data: serde_json::json!({ "engines": engine_rows }),
-    });
+            Job {
+                template: "engines.html",
+                page: page(
+                    model,
+                    urls::ENGINES.into(),
+                    "Engines".into(),
+                    format!("Findings by engine and version: {desc}"),
+                    "engines",
+                ),
+                data: serde_json::json!({ "engines": engine_rows }),
+            }
+        },
+    );
     let legend: Vec<serde_json::Value> = State::ALL
         .iter()
         .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
         .collect();
     for ix in &model.engines {
-        jobs.push(engine_page(model, prepared, ix, &legend));
+        let id = &site.engines[ix.engine].id;
+        let path = urls::engine(id);
+        jobs.lazy(
+            key(&path, &|| listing(&ix.findings)),
+            "engine.html",
+            path.clone(),
+            || engine_page(model, prepared, ix, &legend),
+        );
         for (j, v) in ix.versions.iter().enumerate() {
-            jobs.push(version_page(model, prepared, ix, j, v));
+            let path = urls::version(id, v.as_str());
+            jobs.lazy(
+                key(&path, &|| listing(&ix.findings)),
+                "version.html",
+                path.clone(),
+                || version_page(model, prepared, ix, j, v),
+            );
         }
     }
 
     // Groups, tags, models.
     for (g, idx) in site.groups.iter().zip(&model.groups) {
-        jobs.push(Job {
+        let path = urls::group(&g.id);
+        jobs.lazy(key(&path, &|| listing(idx)), "list.html", path.clone(), || Job {
             template: "list.html",
-            page: page(model, urls::group(&g.id), g.title.clone(), format!("{}: findings in this group", g.title), "group"),
+            page: page(model, path.clone(), g.title.clone(), format!("{}: findings in this group", g.title), "group"),
             data: serde_json::json!({
                 "heading": g.title, "kind_label": "Group",
                 "intro_html": g.blurb.as_deref().map(|b| markdown::render(b, resolve).html).unwrap_or_default(),
@@ -973,32 +1078,39 @@ fn jobs(
     // Statuses, and the search page (src/outputs.rs).
     for s in Status::ALL {
         let (heading, intro) = crate::outputs::status_text(s);
-        jobs.push(Job {
+        let path = urls::status(s.as_str());
+        let with = crate::outputs::with_status(model, s);
+        jobs.lazy(key(&path, &|| listing(&with)), "list.html", path.clone(), || Job {
             template: "list.html",
             page: page(
                 model,
-                urls::status(s.as_str()),
+                path.clone(),
                 format!("Status: {heading}"),
                 format!("{heading} findings: {intro}"),
                 "status",
             ),
             data: serde_json::json!({
                 "heading": heading, "kind_label": "Status", "intro_html": format!("<p>{intro}</p>"),
-                "findings": cards(prepared, &crate::outputs::with_status(model, s)),
+                "findings": cards(prepared, &with),
             }),
         });
     }
-    jobs.push(Job {
-        template: "search.html",
-        page: page(
-            model,
-            urls::SEARCH.into(),
-            "Search".into(),
-            format!("Search the findings: {desc}"),
-            "search",
-        ),
-        data: serde_json::json!({ "count": listed.len() }),
-    });
+    jobs.lazy(
+        key(urls::SEARCH, &|| all(())),
+        "search.html",
+        urls::SEARCH.into(),
+        || Job {
+            template: "search.html",
+            page: page(
+                model,
+                urls::SEARCH.into(),
+                "Search".into(),
+                format!("Search the findings: {desc}"),
+                "search",
+            ),
+            data: serde_json::json!({ "count": listed.len() }),
+        },
+    );
     for (kind, label, index_path, terms, url_of) in [
         (
             "tag",
@@ -1018,52 +1130,92 @@ fn jobs(
         let mut list = Vec::new();
         for t in terms.values() {
             list.push(serde_json::json!({"name": t.name, "url": format!("{ROOT}{}", url_of(&t.name)), "count": t.findings.len()}));
-            jobs.push(Job {
-                template: "list.html",
-                page: page(
-                    model,
-                    url_of(&t.name),
-                    format!("{label}: {}", t.name),
-                    format!("Findings about {}", t.name),
-                    kind,
-                ),
-                data: serde_json::json!({
-                    "heading": t.name, "kind_label": label, "intro_html": "",
-                    "findings": cards(prepared, &t.findings),
-                }),
-            });
+            let path = url_of(&t.name);
+            jobs.lazy(
+                key(&path, &|| listing(&t.findings)),
+                "list.html",
+                path.clone(),
+                || Job {
+                    template: "list.html",
+                    page: page(
+                        model,
+                        path.clone(),
+                        format!("{label}: {}", t.name),
+                        format!("Findings about {}", t.name),
+                        kind,
+                    ),
+                    data: serde_json::json!({
+                        "heading": t.name, "kind_label": label, "intro_html": "",
+                        "findings": cards(prepared, &t.findings),
+                    }),
+                },
+            );
         }
         let plural = if kind == "tag" { "Tags" } else { "Models" };
-        jobs.push(Job {
-            template: "terms.html",
-            page: page(
-                model,
-                index_path.into(),
-                plural.into(),
-                format!("{plural} of the findings"),
-                kind,
-            ),
-            data: serde_json::json!({ "heading": plural, "terms": list }),
-        });
+        jobs.lazy(
+            key(index_path, &|| all(())),
+            "terms.html",
+            index_path.into(),
+            || Job {
+                template: "terms.html",
+                page: page(
+                    model,
+                    index_path.into(),
+                    plural.into(),
+                    format!("{plural} of the findings"),
+                    kind,
+                ),
+                data: serde_json::json!({ "heading": plural, "terms": list }),
+            },
+        );
     }
 
     // Runs. A run whose charts a finding shows was rendered with that
     // finding (see `run_owners`), so its charts are drawn once.
-    let mut run_rows = Vec::new();
     for (r, run) in model.runs.iter().enumerate() {
-        run_rows.push(serde_json::json!({
-            "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
-            "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
-        }));
         if owners[r].is_some() {
             continue;
         }
-        match run_job(model, prepared, palette, resolve, r, &[]) {
-            Ok(job) => jobs.push(job),
-            Err(e) => return jobs.fail(e),
+        let path = urls::run(&run.id);
+        let k = key(&path, &|| {
+            let mut m = listing(&model.citations[r]);
+            m.push(run.content_hash);
+            m
+        });
+        let mut failed = None;
+        jobs.lazy(k, "run.html", path, || {
+            match run_job(model, prepared, palette, resolve, r, &[]) {
+                Ok(job) => job,
+                Err(e) => {
+                    failed = Some(e);
+                    // Never rendered: the build stops below.
+                    redirect(model, String::new(), "", "")
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return jobs.fail(e);
         }
     }
-    jobs.push(Job {
+    let run_members = || {
+        model
+            .runs
+            .iter()
+            .zip(&model.citations)
+            .map(|(run, c)| hash_of((run.content_hash, c.len())))
+            .collect()
+    };
+    jobs.lazy(key(urls::RUNS, &run_members), "runs.html", urls::RUNS.into(), || {
+    let run_rows: Vec<serde_json::Value> = model
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(r, run)| serde_json::json!({
+            "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+            "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
+        }))
+        .collect();
+    Job {
         template: "runs.html",
         page: page(
             model,
@@ -1073,6 +1225,7 @@ fn jobs(
             "runs",
         ),
         data: serde_json::json!({ "runs": run_rows }),
+    }
     });
 
     jobs.push(Job {
@@ -1176,14 +1329,20 @@ fn run_job(
 
 /// A hash of everything [`finding_jobs`] reads for finding `i`, given
 /// `global`, a hash of what every page may read (the site, templates, link
-/// targets, version pages): the finding's own file, the files of the
-/// findings whose cards its page shows (backlinks, its successor), of the
-/// runs it cites or shows charts of, and for the runs whose pages it
-/// renders (see `run_owners`) the findings that cite them. Equal keys mean
+/// targets, version pages): the finding's own file, the list hashes of the
+/// findings whose cards its page shows (backlinks, its successor), the
+/// files of the runs it cites or shows charts of, and for the runs whose
+/// pages it renders (see `run_owners`) the findings that cite them. Equal keys mean
 /// equal pages. Keep it in step with `finding_jobs` and `run_job`.
-fn finding_key(model: &Model, owners: &[Option<usize>], i: usize, global: u64) -> u64 {
+fn finding_key(
+    model: &Model,
+    prepared: &[Prepared],
+    owners: &[Option<usize>],
+    i: usize,
+    global: u64,
+) -> u64 {
     let f = &model.findings[i];
-    let finding = |j: usize| model.findings[j].content_hash;
+    let finding = |j: usize| prepared[j].list_hash;
     let run = |r: usize| model.runs[r].content_hash;
     let owned: Vec<(usize, u64, Vec<u64>)> = model.charts[i]
         .iter()

@@ -114,6 +114,22 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
     );
     b.rebuild_and_compare("a new version");
 
+    // Without a summary, the card shows the first paragraph.
+    let text = b.site.read(f17);
+    let (head, rest) = text.split_once("summary: >-\n").unwrap();
+    let rest = &rest[rest.find("published:").unwrap()..];
+    b.site.write(f17, &format!("{head}{rest}"));
+    b.rebuild_and_compare("the summary removed");
+    b.site
+        .edit(f17, "The report of 2026-08-17 on one", "The report on one");
+    b.rebuild_and_compare("the first paragraph");
+
+    // The run's page lists the findings that cite it.
+    b.site.edit(f17, "runs: [vllm-mtp3-sweep]", "runs: []");
+    b.rebuild_and_compare("a run no longer cited");
+    b.site.edit(f17, "runs: []", "runs: [vllm-mtp3-sweep]");
+    b.rebuild_and_compare("a run cited again");
+
     let text = b.site.read(f17).replace("id: 17", "id: 99");
     b.site.write("findings/a-new-one.md", &text);
     b.rebuild_and_compare("a new finding");
