@@ -22,8 +22,10 @@ pub struct FindingText<'a> {
     pub summary_text: &'a str,
     /// The summary as inline HTML.
     pub summary_html: &'a str,
-    /// The body as plain text (its page renders the HTML when written).
-    pub body_text: &'a str,
+    /// The search index's `terms` of the finding (see [`crate::search`]).
+    pub search_terms: &'a str,
+    /// The search index's `words` of the finding, from its body.
+    pub search_words: &'a str,
     /// Under a memo, a hash of everything but the body (0 otherwise): what
     /// the export shows of the finding.
     pub list_hash: u64,
@@ -97,7 +99,7 @@ pub fn write(
     let ((index, (export, singles)), (feeds, sitemaps)) = rayon::join(
         || {
             rayon::join(
-                || crate::search::index(model, texts, memo),
+                || crate::search::index(model, texts),
                 || crate::export::files(model, texts, memo),
             )
         },

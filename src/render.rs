@@ -152,8 +152,10 @@ struct Prepared {
     /// card and every field but the body (see `finding_key`); else 0.
     list_hash: u64,
     summary_text: String,
-    /// The body as plain text, for the search index.
-    body_text: String,
+    /// The search index's terms and words of the finding (computed here,
+    /// so the body's text is not kept for the whole build).
+    search_terms: String,
+    search_words: String,
 }
 
 /// Engine colours and names, for drawing charts, and what a build reuses.
@@ -205,9 +207,6 @@ pub struct Memo {
     /// The pages of a finding (its page, redirects, the runs it renders) by
     /// [`finding_key`], and list pages by their key (see `jobs`).
     kept_pages: Cache<Vec<PageRef>>,
-    /// The search index's words of each finding, by body text and the
-    /// words already in its other fields.
-    words: Cache<String>,
     /// Pieces of generated files (feed entries, JSON), by their inputs.
     pieces: Cache<std::sync::Arc<Vec<u8>>>,
     /// By page path, a hash of everything a page is made from (template,
@@ -234,7 +233,6 @@ impl Memo {
         self.charts.rotate();
         self.prepared.rotate();
         self.kept_pages.rotate();
-        self.words.rotate();
         self.pieces.rotate();
         self.pages = std::mem::take(self.next_pages.get_mut().unwrap_or_else(|e| e.into_inner()));
     }
@@ -245,7 +243,6 @@ impl Memo {
         self.charts.clear_next();
         self.prepared.clear_next();
         self.kept_pages.clear_next();
-        self.words.clear_next();
         self.pieces.clear_next();
         if let Ok(m) = self.next_pages.get_mut() {
             m.clear();
@@ -288,23 +285,6 @@ impl Memo {
         };
         self.get_or(&self.pieces, key, || {
             Ok::<_, std::convert::Infallible>(std::sync::Arc::new(make()))
-        })
-        .unwrap_or_else(|e| match e {})
-    }
-
-    /// [`crate::search::body_words`] for the search index, reused.
-    pub(crate) fn body_words(&self, text: &str, seen: &str) -> String {
-        let key = if self.enabled {
-            hash_of((text, seen))
-        } else {
-            0
-        };
-        self.get_or(&self.words, key, || {
-            Ok::<_, std::convert::Infallible>(crate::search::body_words(
-                text,
-                seen,
-                crate::search::BODY_CHARS,
-            ))
         })
         .unwrap_or_else(|e| match e {})
     }
@@ -648,7 +628,8 @@ pub fn render_site(
             title_text: &p.card.title_text,
             summary_text: &p.summary_text,
             summary_html: &p.card.summary_html,
-            body_text: &p.body_text,
+            search_terms: &p.search_terms,
+            search_words: &p.search_words,
             list_hash: p.list_hash,
         })
         .collect();
@@ -827,6 +808,10 @@ fn prepare(model: &Model, f: &Finding, list_hash: bool) -> Prepared {
         group: f.group.clone(),
         engines,
     };
+    let summary_text = markdown::plain_text(&summary_md);
+    let (search_terms, search_words) =
+        crate::search::terms_and_words(model, f, &card.title_text, &summary_text, &body_text);
+    drop(body_text);
     let list_hash = if list_hash {
         // The record without its body (nor what comes of it, nor the field
         // positions, whose maps have no fixed order).
@@ -842,10 +827,11 @@ fn prepare(model: &Model, f: &Finding, list_hash: bool) -> Prepared {
         0
     };
     Prepared {
-        summary_text: markdown::plain_text(&summary_md),
+        summary_text,
         card,
         list_hash,
-        body_text,
+        search_terms,
+        search_words,
     }
 }
 

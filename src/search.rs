@@ -21,6 +21,7 @@
 
 use crate::model::Model;
 use crate::outputs::FindingText;
+use crate::record::Finding;
 use crate::urls;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -52,48 +53,60 @@ struct Item<'a>(
     &'a str,
     &'static str,
     &'a str,
-    String,
-    String,
+    &'a str,
+    &'a str,
 );
 
+/// A finding's `terms` and `words` fields (see the module's comment): its
+/// engines, versions, notes, group, models, hardware and tags; and the
+/// words of `body_text` not already in another field.
+pub fn terms_and_words(
+    model: &Model,
+    f: &Finding,
+    title_text: &str,
+    summary_text: &str,
+    body_text: &str,
+) -> (String, String) {
+    let mut terms: Vec<String> = Vec::new();
+    for e in &f.engines {
+        terms.push(e.engine.clone());
+        if let Some(eng) = model.site.engines.iter().find(|x| x.id == e.engine) {
+            if eng.name.to_lowercase() != e.engine {
+                terms.push(eng.name.clone());
+            }
+        }
+        for v in e
+            .affected
+            .iter()
+            .chain(&e.clean)
+            .chain(&e.introduced_in)
+            .chain(&e.fixed_in)
+            .chain(&e.mitigated_in)
+        {
+            terms.push(v.to_string());
+        }
+        terms.extend(e.note.clone());
+    }
+    terms.extend(f.status_note.clone());
+    if let Some(g) = model.site.groups.iter().find(|g| g.id == f.group) {
+        terms.push(g.title.clone());
+    }
+    terms.extend(f.models.iter().cloned());
+    terms.extend(f.hardware.iter().cloned());
+    terms.extend(f.tags.iter().cloned());
+    let terms = terms.join(" ");
+    let seen = format!("{title_text} {} {summary_text} {terms}", f.advice);
+    let words = body_words(body_text, &seen, BODY_CHARS);
+    (terms, words)
+}
+
 /// Builds `search-index.json` for the listed findings of `model`.
-pub fn index(model: &Model, texts: &[FindingText<'_>], memo: &crate::render::Memo) -> Vec<u8> {
-    use rayon::prelude::*;
-    let listed: Vec<usize> = model.listed().collect();
-    let items = listed
-        .par_iter()
-        .map(|&i| {
+pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
+    let items: Vec<Item<'_>> = model
+        .listed()
+        .map(|i| {
             let f = &model.findings[i];
             let t = &texts[i];
-            let mut terms: Vec<String> = Vec::new();
-            for e in &f.engines {
-                terms.push(e.engine.clone());
-                if let Some(eng) = model.site.engines.iter().find(|x| x.id == e.engine) {
-                    if eng.name.to_lowercase() != e.engine {
-                        terms.push(eng.name.clone());
-                    }
-                }
-                for v in e
-                    .affected
-                    .iter()
-                    .chain(&e.clean)
-                    .chain(&e.introduced_in)
-                    .chain(&e.fixed_in)
-                    .chain(&e.mitigated_in)
-                {
-                    terms.push(v.to_string());
-                }
-                terms.extend(e.note.clone());
-            }
-            terms.extend(f.status_note.clone());
-            if let Some(g) = model.site.groups.iter().find(|g| g.id == f.group) {
-                terms.push(g.title.clone());
-            }
-            terms.extend(f.models.iter().cloned());
-            terms.extend(f.hardware.iter().cloned());
-            terms.extend(f.tags.iter().cloned());
-            let terms = terms.join(" ");
-            let seen = format!("{} {} {} {}", t.title_text, f.advice, t.summary_text, terms);
             Item(
                 f.id,
                 urls::finding(&f.slug),
@@ -101,8 +114,8 @@ pub fn index(model: &Model, texts: &[FindingText<'_>], memo: &crate::render::Mem
                 &f.advice,
                 f.status.as_str(),
                 t.summary_text,
-                terms,
-                memo.body_words(t.body_text, &seen),
+                t.search_terms,
+                t.search_words,
             )
         })
         .collect();
