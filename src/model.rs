@@ -95,7 +95,15 @@ impl Model {
             })
             .collect();
         findings.sort_by_key(|f| f.id);
-        let mut runs = runs;
+        let mut runs: Vec<Arc<Run>> = runs
+            .into_iter()
+            .map(|mut r| {
+                if let Some(r) = Arc::get_mut(&mut r) {
+                    r.spans = Spans::default();
+                }
+                r
+            })
+            .collect();
         runs.sort_by(|a, b| a.id.cmp(&b.id));
         let by_id: HashMap<u32, usize> = findings
             .iter()

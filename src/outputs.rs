@@ -96,11 +96,12 @@ pub fn write(
     staging: &Staging,
     memo: &crate::render::Memo,
 ) -> Result<usize, WriteError> {
-    let ((index, (export, singles)), (feeds, sitemaps)) = rayon::join(
+    let write_single = |path: &str, bytes: &[u8]| staging.write(path, bytes);
+    let ((index, export), (feeds, sitemaps)) = rayon::join(
         || {
             rayon::join(
                 || crate::search::index(model, texts),
-                || crate::export::files(model, texts, memo),
+                || crate::export::files(model, texts, memo, &write_single),
             )
         },
         || {
@@ -124,15 +125,8 @@ pub fn write(
     );
     let mut n = 0;
     staging.write(urls::SEARCH_INDEX, &index)?;
-    staging.write(urls::EXPORT, &export)?;
-    n += 2;
-    {
-        use rayon::prelude::*;
-        singles
-            .par_iter()
-            .try_for_each(|(path, bytes)| staging.write(path, bytes))?;
-        n += singles.len();
-    }
+    staging.write(urls::EXPORT, &export?)?;
+    n += 2 + model.findings.len();
     for (path, text) in feeds.iter().chain(&sitemaps) {
         staging.write(path, text.as_bytes())?;
         n += 1;

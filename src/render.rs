@@ -266,11 +266,6 @@ impl Memo {
         .unwrap_or_else(|e| match e {})
     }
 
-    /// Whether this memo keeps anything.
-    pub(crate) fn is_enabled(&self) -> bool {
-        self.enabled
-    }
-
     /// What `make` makes, reused from the last build when `key` (a hash of
     /// all `make` reads, together with [`Memo::global`]) is the same.
     pub(crate) fn piece(
@@ -378,8 +373,45 @@ struct Batch<'a> {
     /// it cannot, and then they must be rendered.
     keep: &'a (dyn Fn(&[PageRef]) -> bool + Sync),
     memo: &'a Memo,
+    /// How many list entries the pending pages hold (see [`weight`]).
+    weight: usize,
     pages: usize,
     error: Option<RenderError>,
+}
+
+/// List entries a batch may hold before it is rendered: a list page of a
+/// big site carries thousands of cards in its context, and holding every
+/// tag, version and engine page of 10,000 findings at once would take
+/// hundreds of megabytes.
+const BATCH_WEIGHT: usize = 20_000;
+
+/// Roughly how many list entries a page's context holds: the lengths of
+/// its arrays, and of the arrays in their items, two levels down. Cheap
+/// (no walk of the entries themselves) and enough to bound a batch.
+fn weight(data: &serde_json::Value) -> usize {
+    fn arrays(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Array(a) => a.len(),
+            serde_json::Value::Object(o) => o
+                .values()
+                .map(|v| match v {
+                    serde_json::Value::Array(a) => a.len(),
+                    _ => 0,
+                })
+                .sum(),
+            _ => 0,
+        }
+    }
+    let serde_json::Value::Object(o) = data else {
+        return 1;
+    };
+    1 + o
+        .values()
+        .map(|v| match v {
+            serde_json::Value::Array(a) => a.len() + a.iter().map(arrays).sum::<usize>(),
+            _ => 0,
+        })
+        .sum::<usize>()
 }
 
 impl Batch<'_> {
@@ -414,8 +446,9 @@ impl Batch<'_> {
     }
 
     fn push(&mut self, job: Job) {
+        self.weight += weight(&job.data);
         self.pending.push(job);
-        if self.pending.len() >= BATCH {
+        if self.pending.len() >= BATCH || self.weight >= BATCH_WEIGHT {
             self.flush();
         }
     }
@@ -427,6 +460,7 @@ impl Batch<'_> {
     }
 
     fn flush(&mut self) {
+        self.weight = 0;
         let jobs = std::mem::take(&mut self.pending);
         if self.error.is_some() {
             return;
@@ -597,6 +631,7 @@ pub fn render_site(
         render: &render_one,
         keep: &keep,
         memo,
+        weight: 0,
         pages: 0,
         error: None,
     };
