@@ -2,6 +2,7 @@
 """Benchmark `findings build` against Hugo on the same synthetic Markdown.
 
     python3 bench/bench.py [--sizes 1000,10000] [--runs 5] [--shared ../shared/bench]
+                           [--out-dir DIR] [--settle SECONDS]
 
 Generates (once, cached under $BENCH_DIR, default /tmp/findings-bench) the shared
 corpus for each size: a Hugo site and a findings root with one run, CSV and chart
@@ -9,6 +10,12 @@ per finding (see ../shared/bench/README.md). Then, for each size, alternates ful
 clean builds of Hugo and findings `--runs` times each, and reports medians of wall
 time, CPU time (user+sys) and peak RSS, the output size, time per finding and per
 chart, the `findings check` time, and the ratio to Hugo measured in the same run.
+Both tools write into --out-dir (default $BENCH_DIR): pass a tmpfs such as
+/dev/shm to measure the tools rather than the disk (see docs/performance.md).
+Before each build the output folder is removed, the disk synced, and the
+script waits --settle seconds. For N = 1,000 it also measures a rebuild under
+`serve` after one finding's body and after its title changes
+(examples/rebuild.rs).
 Prints a Markdown table (for docs/performance.md) and writes it to
 $BENCH_DIR/results.md. Needs `hugo` (apt-get install -y hugo) and GNU time
 (/usr/bin/time, package `time`); builds findings in release mode first.
@@ -52,30 +59,55 @@ def main():
     ap.add_argument("--sizes", default="1000,10000")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--shared", default=os.path.join(REPO, "..", "shared", "bench"))
+    ap.add_argument("--out-dir", default=None)
+    ap.add_argument("--settle", type=float, default=5.0)
     a = ap.parse_args()
     base = os.environ.get("BENCH_DIR", "/tmp/findings-bench")
     os.makedirs(base, exist_ok=True)
+    outs = a.out_dir or base
+    os.makedirs(outs, exist_ok=True)
+
+    def clean(path):
+        # A clean build: no output folder, and the removal of the previous
+        # one written out, so neither tool pays for the other's deletes.
+        remove(path)
+        os.sync()
+        time.sleep(a.settle)
     for tool in ("hugo", "/usr/bin/time"):
         if not shutil.which(tool):
             sys.exit(f"{tool} is missing: apt-get install -y hugo time")
-    sh(["cargo", "build", "--release", "--quiet"], cwd=REPO)
+    sh(["cargo", "build", "--release", "--quiet", "--bin", "findings", "--example", "rebuild"], cwd=REPO)
     findings = os.path.join(REPO, "target", "release", "findings")
     hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
     rows = []
+    rebuilds = []
     for n in [int(s) for s in a.sizes.split(",")]:
         corpus, froot = os.path.join(base, f"c{n}"), os.path.join(base, f"f{n}")
         if not os.path.isdir(froot):
             sh([sys.executable, os.path.join(a.shared, "gen_corpus.py"), "--n", str(n), "--seed", "42", "--out", corpus], stdout=subprocess.DEVNULL)
             sh([sys.executable, os.path.join(a.shared, "synth_findings.py"), "--n", str(n), "--seed", "42", "--out", froot], stdout=subprocess.DEVNULL)
-        hugo_out, f_out = os.path.join(base, f"hugo-out-{n}"), os.path.join(base, f"findings-out-{n}")
+        hugo_out, f_out = os.path.join(outs, f"hugo-out-{n}"), os.path.join(outs, f"findings-out-{n}")
         res = {"hugo": [], "findings": []}
         for _ in range(a.runs):
             # Clean builds: the output folder does not exist before each run.
-            remove(hugo_out)
+            clean(hugo_out)
             res["hugo"].append(measure(["hugo", "--quiet", "--source", os.path.join(corpus, "hugo"), "--destination", hugo_out]))
-            remove(f_out)
+            clean(f_out)
             res["findings"].append(measure([findings, "build", "--root", froot, "--output", f_out]))
         checks = [measure([findings, "check", "--root", froot]) for _ in range(a.runs)]
+        if n == 1000:
+            # A copy to edit, so the cached corpus never changes.
+            edit_root, edit_out = os.path.join(base, "rebuild-root"), os.path.join(outs, "rebuild-out")
+            remove(edit_root)
+            shutil.copytree(froot, edit_root)
+            example = os.path.join(REPO, "target", "release", "examples", "rebuild")
+            for kind in ("body", "title"):
+                remove(edit_out)
+                args = [example, edit_root, edit_out, "10"] + (["title"] if kind == "title" else [])
+                ms = float(subprocess.run(args, check=True, capture_output=True, text=True).stdout.strip())
+                rebuilds.append((n, kind, ms))
+            remove(edit_root)
+            remove(edit_out)
         med = {k: [statistics.median(x[i] for x in v) for i in range(3)] for k, v in res.items()}
         for tool in ("hugo", "findings"):
             wall, cpu, rss = med[tool]
@@ -96,11 +128,15 @@ def main():
             tool=r["tool"], n=r["n"], wall=r["wall"], cpu=r["cpu"], rss=r["rss"], size=r["size"], ms=r["ms_page"],
             check=f"{r['check']:.2f}" if r["check"] is not None else "",
             ratio=f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""))
+    if rebuilds:
+        lines += ["", "| rebuild under `serve` after one finding's... | N | median of 10, ms |", "|---|--:|--:|"]
+        for n, kind, ms in rebuilds:
+            lines.append(f"| {kind} changed | {n:,} | {ms:.0f} |")
     table = "\n".join(lines)
     print(table)
     nproc = os.cpu_count()
     with open(os.path.join(base, "results.md"), "w") as f:
-        f.write(f"{time.strftime('%Y-%m-%d')}, {nproc} cores, median of {a.runs} alternating clean builds\n\n{table}\n")
+        f.write(f"{time.strftime('%Y-%m-%d')}, {nproc} cores, median of {a.runs} alternating clean builds, output in {outs}\n\n{table}\n")
 
 
 if __name__ == "__main__":

@@ -190,10 +190,16 @@ fn lowercase(s: &str) -> String {
 pub fn body_words(text: &str, seen: &str, limit: usize) -> String {
     let lower = lowercase(text);
     let seen = lowercase(seen);
-    let mut taken: HashSet<&str> = words(&seen).collect();
+    // foldhash: the standard SipHash is most of this function's time.
+    let mut taken: HashSet<&str, foldhash::fast::FixedState> =
+        HashSet::with_hasher(Default::default());
+    taken.extend(words(&seen));
     let mut out = String::new();
     for w in words(&lower) {
-        if w.chars().nth(1).is_none() || STOP.binary_search(&w).is_ok() || !taken.insert(w) {
+        if (w.len() <= 4 && w.chars().nth(1).is_none())
+            || STOP.binary_search(&w).is_ok()
+            || !taken.insert(w)
+        {
             continue;
         }
         if out.len() + w.len() + 1 > limit {
