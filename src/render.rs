@@ -366,8 +366,15 @@ type PageRef = (&'static str, String);
 const BATCH: usize = 512;
 
 /// Collects pages as they are listed and renders each full batch in parallel.
+/// A page waiting in a batch: its job, or what makes it (a list page's
+/// context, built in parallel with the batch's other pages).
+enum Pending<'a> {
+    Ready(Job),
+    Later(Box<dyn FnOnce() -> Job + Send + 'a>),
+}
+
 struct Batch<'a> {
-    pending: Vec<Job>,
+    pending: Vec<Pending<'a>>,
     render: &'a (dyn Fn(Job) -> Result<(), RenderError> + Sync),
     /// Keeps pages as the last build wrote them (see [`Memo`]); false when
     /// it cannot, and then they must be rendered.
@@ -414,7 +421,7 @@ fn weight(data: &serde_json::Value) -> usize {
         .sum::<usize>()
 }
 
-impl Batch<'_> {
+impl<'a> Batch<'a> {
     /// Pushes the page `make` builds, unless the last build made that page
     /// from the same inputs (`key`, see `jobs`): then the site keeps it and
     /// its context is not even built.
@@ -446,11 +453,38 @@ impl Batch<'_> {
     }
 
     fn push(&mut self, job: Job) {
-        self.weight += weight(&job.data);
-        self.pending.push(job);
+        let w = weight(&job.data);
+        self.add(Pending::Ready(job), w);
+    }
+
+    fn add(&mut self, pending: Pending<'a>, weight: usize) {
+        self.weight += weight;
+        self.pending.push(pending);
         if self.pending.len() >= BATCH || self.weight >= BATCH_WEIGHT {
             self.flush();
         }
+    }
+
+    /// Like [`Batch::lazy`], but the page's context is built when its batch
+    /// renders, in parallel with the other pages: for list pages, whose
+    /// contexts (thousands of cards) cost as much as rendering them.
+    /// `entries` is how many list entries it will hold (see [`weight`]).
+    fn later(
+        &mut self,
+        key: Option<u64>,
+        template: &'static str,
+        path: String,
+        entries: usize,
+        make: impl FnOnce() -> Job + Send + 'a,
+    ) {
+        if let Some(key) = key {
+            let page = vec![(template, path)];
+            if self.memo.kept_pages.get(key).is_some() && self.keep(&page) {
+                return;
+            }
+            self.memo.kept_pages.put(key, page);
+        }
+        self.add(Pending::Later(Box::new(make)), 1 + entries);
     }
 
     /// Stops the build with `e` (unless an earlier page already failed).
@@ -468,7 +502,14 @@ impl Batch<'_> {
         self.pages += jobs.len();
         // Report the first failing page in page order, not whichever thread
         // failed first, so the same input always gives the same message.
-        let results: Vec<Result<(), RenderError>> = jobs.into_par_iter().map(self.render).collect();
+        let render = self.render;
+        let results: Vec<Result<(), RenderError>> = jobs
+            .into_par_iter()
+            .map(|p| match p {
+                Pending::Ready(job) => render(job),
+                Pending::Later(make) => render(make()),
+            })
+            .collect();
         self.error = results.into_iter().find_map(Result::err);
     }
 }
@@ -910,12 +951,12 @@ fn vlink(model: &Model, engine: &str, v: &crate::version::Version) -> VersionLin
 }
 
 /// Builds the list of every page of the site.
-fn jobs(
-    model: &Model,
-    prepared: &[Prepared],
-    palette: &Palette<'_>,
+fn jobs<'a>(
+    model: &'a Model,
+    prepared: &'a [Prepared],
+    palette: &'a Palette<'_>,
     resolve: markdown::Resolver<'_>,
-    jobs: &mut Batch<'_>,
+    jobs: &mut Batch<'a>,
 ) {
     let site = &model.site;
     let desc = site.description.clone().unwrap_or_default();
@@ -1066,19 +1107,22 @@ fn jobs(
     for ix in &model.engines {
         let id = &site.engines[ix.engine].id;
         let path = urls::engine(id);
-        jobs.lazy(
+        let legend = legend.clone();
+        jobs.later(
             key(&path, &|| listing(&ix.findings)),
             "engine.html",
             path.clone(),
-            || engine_page(model, prepared, ix, &legend),
+            ix.findings.len(),
+            move || engine_page(model, prepared, ix, &legend),
         );
         for (j, v) in ix.versions.iter().enumerate() {
             let path = urls::version(id, v.as_str());
-            jobs.lazy(
+            jobs.later(
                 key(&path, &|| listing(&ix.findings)),
                 "version.html",
                 path.clone(),
-                || version_page(model, prepared, ix, j, v),
+                ix.findings.len(),
+                move || version_page(model, prepared, ix, j, v),
             );
         }
     }
@@ -1086,26 +1130,44 @@ fn jobs(
     // Groups, tags, models.
     for (g, idx) in site.groups.iter().zip(&model.groups) {
         let path = urls::group(&g.id);
-        jobs.lazy(key(&path, &|| listing(idx)), "list.html", path.clone(), || Job {
-            template: "list.html",
-            page: page(model, path.clone(), g.title.clone(), format!("{}: findings in this group", g.title), "group"),
-            data: serde_json::json!({
-                "heading": g.title, "kind_label": "Group",
-                "intro_html": g.blurb.as_deref().map(|b| markdown::render(b, resolve).html).unwrap_or_default(),
-                "findings": cards(prepared, idx),
-            }),
-        });
+        let intro_html = g
+            .blurb
+            .as_deref()
+            .map(|b| markdown::render(b, resolve).html)
+            .unwrap_or_default();
+        jobs.later(
+            key(&path, &|| listing(idx)),
+            "list.html",
+            path.clone(),
+            idx.len(),
+            move || Job {
+                template: "list.html",
+                page: page(
+                    model,
+                    path,
+                    g.title.clone(),
+                    format!("{}: findings in this group", g.title),
+                    "group",
+                ),
+                data: serde_json::json!({
+                    "heading": g.title, "kind_label": "Group",
+                    "intro_html": intro_html,
+                    "findings": cards(prepared, idx),
+                }),
+            },
+        );
     }
     // Statuses, and the search page (src/outputs.rs).
     for s in Status::ALL {
         let (heading, intro) = crate::outputs::status_text(s);
         let path = urls::status(s.as_str());
         let with = crate::outputs::with_status(model, s);
-        jobs.lazy(key(&path, &|| listing(&with)), "list.html", path.clone(), || Job {
+        let k = key(&path, &|| listing(&with));
+        jobs.later(k, "list.html", path.clone(), with.len(), move || Job {
             template: "list.html",
             page: page(
                 model,
-                path.clone(),
+                path,
                 format!("Status: {heading}"),
                 format!("{heading} findings: {intro}"),
                 "status",
@@ -1152,15 +1214,16 @@ fn jobs(
         for t in terms.values() {
             list.push(serde_json::json!({"name": t.name, "url": format!("{ROOT}{}", url_of(&t.name)), "count": t.findings.len()}));
             let path = url_of(&t.name);
-            jobs.lazy(
+            jobs.later(
                 key(&path, &|| listing(&t.findings)),
                 "list.html",
                 path.clone(),
-                || Job {
+                t.findings.len(),
+                move || Job {
                     template: "list.html",
                     page: page(
                         model,
-                        path.clone(),
+                        path,
                         format!("{label}: {}", t.name),
                         format!("Findings about {}", t.name),
                         kind,

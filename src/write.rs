@@ -50,6 +50,10 @@ pub struct Staging {
     /// Set for an update (see [`Staging::update`]): the site on disk, as the
     /// previous build of this process left it.
     update: Option<Manifest>,
+    /// Folders this staging folder already has: a site writes thousands of
+    /// files into a few thousand folders, and asking the system for each
+    /// file's folder again would double the system calls.
+    made_dirs: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 /// The files of a site this process wrote, by site path, with a hash of
@@ -159,6 +163,7 @@ impl Staging {
             track: false,
             written: Mutex::default(),
             update: None,
+            made_dirs: Mutex::default(),
         })
     }
 
@@ -238,7 +243,7 @@ impl Staging {
         }
         let path = self.path_of(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(ctx(parent))?;
+            self.make_dir(parent)?;
         }
         if self.link_unchanged(&path, bytes) {
             return Ok(());
@@ -247,6 +252,18 @@ impl Staging {
         let mut w = std::io::BufWriter::new(file);
         w.write_all(bytes).map_err(ctx(&path))?;
         w.flush().map_err(ctx(&path))?;
+        Ok(())
+    }
+
+    /// Creates `dir` (and its parents) in the staging folder, once.
+    fn make_dir(&self, dir: &Path) -> Result<(), WriteError> {
+        if self.made_dirs.lock().is_ok_and(|d| d.contains(dir)) {
+            return Ok(());
+        }
+        std::fs::create_dir_all(dir).map_err(ctx(dir))?;
+        if let Ok(mut d) = self.made_dirs.lock() {
+            d.insert(dir.to_path_buf());
+        }
         Ok(())
     }
 

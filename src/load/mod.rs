@@ -235,6 +235,9 @@ fn run_stamps(root: &Path, dir: &Path) -> Option<Vec<Stamp>> {
 
 /// [`load`], reusing what `cache` kept from earlier loads of `root`.
 pub fn load_with(root: &Path, cache: Option<&LoadCache>) -> Loaded {
+    if let Ok(mut dirs) = CANONICAL_DIRS.lock() {
+        *dirs = None;
+    }
     let mut out = Loaded::default();
     let mut diags = Diagnostics::new();
 
@@ -463,10 +466,43 @@ pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, D
 
 /// True when `path`, with every symbolic link followed, lies inside `root`.
 fn inside(root: &Path, path: &Path) -> bool {
-    match (path.canonicalize(), root.canonicalize()) {
-        (Ok(target), Ok(r)) => target.starts_with(r),
-        _ => false,
+    let Some(root) = canonical_dir(root) else {
+        return false;
+    };
+    // A file that is not itself a link is where its folder is: resolve the
+    // folder once (a site has a few thousand) rather than every file's
+    // path, which costs a system call per component.
+    let target = match (
+        std::fs::symlink_metadata(path),
+        path.parent(),
+        path.file_name(),
+    ) {
+        (Ok(m), Some(dir), Some(name)) if !m.file_type().is_symlink() => {
+            canonical_dir(dir).map(|d| d.join(name))
+        }
+        _ => path.canonicalize().ok(),
+    };
+    target.is_some_and(|t| t.starts_with(root))
+}
+
+/// Folders resolved during the current load (see [`inside`]); emptied when
+/// a load starts, so a folder replaced by a link later is seen.
+static CANONICAL_DIRS: std::sync::Mutex<Option<std::collections::HashMap<PathBuf, PathBuf>>> =
+    std::sync::Mutex::new(None);
+
+fn canonical_dir(dir: &Path) -> Option<PathBuf> {
+    if let Ok(cache) = CANONICAL_DIRS.lock() {
+        if let Some(c) = cache.as_ref().and_then(|m| m.get(dir)) {
+            return Some(c.clone());
+        }
     }
+    let c = dir.canonicalize().ok()?;
+    if let Ok(mut cache) = CANONICAL_DIRS.lock() {
+        cache
+            .get_or_insert_with(Default::default)
+            .insert(dir.to_path_buf(), c.clone());
+    }
+    Some(c)
 }
 
 /// Turns a file's bytes into text as records are read: UTF-8 (else an error
