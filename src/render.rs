@@ -22,6 +22,7 @@ use crate::write::{Staging, WriteError};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// What went wrong while rendering.
 #[derive(Debug, thiserror::Error)]
@@ -148,6 +149,9 @@ struct ChartView {
 #[derive(Clone)]
 struct Prepared {
     card: Card,
+    /// The card rendered by the `card` macro, with `h3` and `h2` titles:
+    /// what `finding_card` returns to templates.
+    card_html: (std::sync::Arc<str>, std::sync::Arc<str>),
     /// Under a [`Memo`], a hash of all a list may show of the finding: its
     /// card and every field but the body (see `finding_key`); else 0.
     list_hash: u64,
@@ -582,18 +586,31 @@ pub fn render_site(
         .findings
         .par_iter()
         .map(|f| {
-            // A card is made of the finding's file and the site's engines.
+            // A card is made of the finding's file, the site's engines and
+            // the templates.
             let key = if memo.enabled {
-                hash_of((f.content_hash, &f.path, site.content_hash))
+                hash_of((
+                    f.content_hash,
+                    &f.path,
+                    site.content_hash,
+                    templates.fingerprint(),
+                ))
             } else {
                 0
             };
             memo.get_or(&memo.prepared, key, || {
-                Ok::<_, std::convert::Infallible>(prepare(model, f, memo.enabled))
+                prepare(model, templates, f, memo.enabled)
             })
-            .unwrap_or_else(|e| match e {})
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
+    templates.set_cards(
+        model
+            .findings
+            .iter()
+            .zip(&prepared)
+            .map(|(f, p)| (f.id, p.card_html.clone()))
+            .collect(),
+    );
 
     let site_view = SiteView {
         title: &site.title,
@@ -854,7 +871,12 @@ fn version_text(e: &EngineEntry) -> String {
 /// What lists and the search index need of a finding: its card, from a
 /// parse of the body without rendering it (pages render bodies when they
 /// are written, so no body's HTML is held for the whole build).
-fn prepare(model: &Model, f: &Finding, list_hash: bool) -> Prepared {
+fn prepare(
+    model: &Model,
+    templates: &Templates,
+    f: &Finding,
+    list_hash: bool,
+) -> Result<Prepared, RenderError> {
     let (first_paragraph, body_text) = markdown::text_of(&f.body);
     let summary_md = f.summary.clone().unwrap_or(first_paragraph);
     let engines = f
@@ -902,13 +924,30 @@ fn prepare(model: &Model, f: &Finding, list_hash: bool) -> Prepared {
     } else {
         0
     };
-    Prepared {
+    // The card as lists show it, through the site's `card` macro.
+    let value = serde_json::to_value(&card).unwrap_or_default();
+    let piece = |name: &str| {
+        templates
+            .render_piece(name, &value)
+            .map(Arc::<str>::from)
+            .map_err(|message| RenderError::Template {
+                template: name.to_string(),
+                page: urls::finding(&f.slug),
+                message,
+            })
+    };
+    let card_html = (
+        piece(crate::templates::CARD)?,
+        piece(crate::templates::CARD_H2)?,
+    );
+    Ok(Prepared {
         summary_text,
         card,
+        card_html,
         list_hash,
         search_terms,
         search_words,
-    }
+    })
 }
 
 /// A finding's body rendered to HTML, internal links still starting with

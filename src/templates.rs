@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 use std::path::Path;
+use std::sync::{Arc, RwLock};
 use tera::{Context, Tera};
 
 /// The built-in templates, by name.
@@ -27,7 +28,57 @@ const BUILTIN: &[(&str, &str)] = &[
     ("redirect.html", include_str!("../templates/redirect.html")),
     ("404.html", include_str!("../templates/404.html")),
     ("search.html", include_str!("../templates/search.html")),
+    // A finding's card, rendered once per finding and build through the
+    // `card` macro of macros.html (the site's own, if it overrides it);
+    // lists paste it with `finding_card(id=…)` instead of calling the macro
+    // for each of a finding's many appearances. The leading underscore
+    // keeps a site's files from replacing these.
+    (CARD, "{% import \"macros.html\" as m %}{{ m::card(f=f) }}"),
+    (
+        CARD_H2,
+        "{% import \"macros.html\" as m %}{{ m::card(f=f, heading=\"h2\") }}",
+    ),
 ];
+
+/// The template of a finding's card, with an `h3` title.
+pub const CARD: &str = "_card.html";
+/// The same card with an `h2` title, for pages whose lists are the main content.
+pub const CARD_H2: &str = "_card_h2.html";
+
+/// The cards of this build's findings by id, with `h3` and `h2` titles.
+pub type Cards = std::collections::HashMap<u32, (Arc<str>, Arc<str>)>;
+
+/// The `finding_card(id=N, heading="h2")` function of templates: the
+/// finding's card as rendered once by [`CARD`] or [`CARD_H2`].
+struct CardFunction(Arc<RwLock<Cards>>);
+
+impl tera::Function for CardFunction {
+    fn call(
+        &self,
+        args: &std::collections::HashMap<String, tera::Value>,
+    ) -> tera::Result<tera::Value> {
+        let id = args
+            .get("id")
+            .and_then(tera::Value::as_u64)
+            .ok_or("finding_card needs id=<a finding's number>")?;
+        let h2 = args.get("heading").and_then(tera::Value::as_str) == Some("h2");
+        let cards = self
+            .0
+            .read()
+            .map_err(|_| "finding_card: cards unavailable")?;
+        let (h3_html, h2_html) = u32::try_from(id)
+            .ok()
+            .and_then(|id| cards.get(&id))
+            .ok_or_else(|| format!("finding_card: no finding F{id} in this build"))?;
+        Ok(tera::Value::String(
+            if h2 { h2_html } else { h3_html }.to_string(),
+        ))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
 
 /// The built-in static files (CSS, JS), by name.
 pub const BUILTIN_STATIC: &[(&str, &str)] = &[
@@ -46,6 +97,8 @@ fn escape_html(s: &str) -> String {
 /// The parsed templates of a build.
 pub struct Templates {
     tera: Tera,
+    /// What `finding_card` returns (see [`Templates::set_cards`]).
+    cards: Arc<RwLock<Cards>>,
     /// A hash of every template's name and text, so a rebuild knows when
     /// pages must be rendered again because a template changed.
     fingerprint: u64,
@@ -100,7 +153,29 @@ impl Templates {
         tera.set_escape_fn(escape_html);
         tera.add_raw_templates(files)
             .map_err(|e| format!("templates: {}", explain(&e)))?;
-        Ok(Templates { tera, fingerprint })
+        let cards = Arc::new(RwLock::new(Cards::new()));
+        tera.register_function("finding_card", CardFunction(cards.clone()));
+        Ok(Templates {
+            tera,
+            cards,
+            fingerprint,
+        })
+    }
+
+    /// Sets the cards `finding_card` returns, once they are rendered.
+    pub fn set_cards(&self, cards: Cards) {
+        if let Ok(mut c) = self.cards.write() {
+            *c = cards;
+        }
+    }
+
+    /// Renders template `name` with `value` as the only variable `f`: the
+    /// pieces (cards) that many pages share, rendered once.
+    pub fn render_piece(&self, name: &str, value: &serde_json::Value) -> Result<String, String> {
+        let mut ctx = Context::new();
+        ctx.insert("f", value);
+        ctx.insert("root", crate::markdown::ROOT);
+        self.tera.render(name, &ctx).map_err(|e| explain(&e))
     }
 
     /// A hash of all the templates (see the field).
