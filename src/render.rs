@@ -701,14 +701,19 @@ pub fn render_site(
     let pages = batch.pages;
 
     // Published run data: each CSV as it is.
-    let mut assets = 0;
-    for run in &model.runs {
-        for t in &run.tables {
-            let text = run_table_csv(t);
-            staging.write(&urls::run_file(&run.id, &t.file), text.as_bytes())?;
-            assets += 1;
-        }
-    }
+    let mut assets: usize = model
+        .runs
+        .par_iter()
+        .map(|run| {
+            for t in &run.tables {
+                let text = run_table_csv(t);
+                staging.write(&urls::run_file(&run.id, &t.file), text.as_bytes())?;
+            }
+            Ok::<_, WriteError>(run.tables.len())
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .sum();
     let (light, dark) = crate::highlight::stylesheets();
     staging.write("syntax-light.css", light.as_bytes())?;
     staging.write("syntax-dark.css", dark.as_bytes())?;
@@ -1022,37 +1027,49 @@ fn jobs<'a>(
     let listed: Vec<usize> = model.listed().collect();
 
     // Home.
-    jobs.lazy(key("", &|| all(())), "index.html", String::new(), || {
-    let groups: Vec<serde_json::Value> = site
+    let blurbs: Vec<String> = site
         .groups
         .iter()
-        .zip(&model.groups)
-        .map(|(g, idx)| {
-            serde_json::json!({
-                "id": g.id,
-                "title": g.title,
-                "url": format!("{ROOT}{}", urls::group(&g.id)),
-                "blurb_html": g.blurb.as_deref().map(|b| markdown::render(b, resolve).html).unwrap_or_default(),
-                "findings": cards(prepared, idx),
-            })
+        .map(|g| {
+            g.blurb
+                .as_deref()
+                .map(|b| markdown::render(b, resolve).html)
+                .unwrap_or_default()
         })
         .collect();
-    Job {
-        template: "index.html",
-        page: page(
-            model,
-            String::new(),
-            site.title.clone(),
-            desc.clone(),
-            "home",
-        ),
-        data: serde_json::json!({
-            "groups": groups, "count": listed.len(),
-            "filters": crate::outputs::home_filters(model),
-            "entries_json": crate::outputs::home_entries(model),
-        }),
-    }
-    });
+    let (home_desc, count) = (desc.clone(), listed.len());
+    jobs.later(
+        key("", &|| all(())),
+        "index.html",
+        String::new(),
+        count,
+        move || {
+            let groups: Vec<serde_json::Value> = site
+                .groups
+                .iter()
+                .zip(&model.groups)
+                .zip(blurbs)
+                .map(|((g, idx), blurb_html)| {
+                    serde_json::json!({
+                        "id": g.id,
+                        "title": g.title,
+                        "url": format!("{ROOT}{}", urls::group(&g.id)),
+                        "blurb_html": blurb_html,
+                        "findings": cards(prepared, idx),
+                    })
+                })
+                .collect();
+            Job {
+                template: "index.html",
+                page: page(model, String::new(), site.title.clone(), home_desc, "home"),
+                data: serde_json::json!({
+                    "groups": groups, "count": count,
+                    "filters": crate::outputs::home_filters(model),
+                    "entries_json": crate::outputs::home_entries(model),
+                }),
+            }
+        },
+    );
 
     // Findings, short URLs and aliases (and the runs they own, see
     // `run_owners`): built a batch at a time, in parallel.
@@ -1328,7 +1345,8 @@ fn jobs<'a>(
             .map(|(run, c)| hash_of((run.content_hash, c.len())))
             .collect()
     };
-    jobs.lazy(key(urls::RUNS, &run_members), "runs.html", urls::RUNS.into(), || {
+    let runs_key = key(urls::RUNS, &run_members);
+    jobs.later(runs_key, "runs.html", urls::RUNS.into(), model.runs.len(), move || {
     let run_rows: Vec<serde_json::Value> = model
         .runs
         .iter()
