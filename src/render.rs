@@ -143,6 +143,9 @@ struct ChartView {
     csv_name: String,
     run_url: String,
     run_title: String,
+    /// The figure as the `chart` macro renders it, once for the two pages
+    /// that show it (empty while it is rendered).
+    html: String,
 }
 
 /// Everything about one finding, built once.
@@ -167,6 +170,8 @@ struct Palette<'m> {
     colors: BTreeMap<String, String>,
     names: BTreeMap<String, String>,
     memo: &'m Memo,
+    /// For a chart's figure (see [`ChartView::html`]).
+    templates: &'m Templates,
 }
 
 #[derive(Serialize)]
@@ -536,6 +541,7 @@ pub fn render_site(
 ) -> Result<Counts, RenderError> {
     let site = &model.site;
     let palette = Palette {
+        templates,
         colors: site
             .engines
             .iter()
@@ -806,6 +812,7 @@ fn draw_chart(
             format!("{spec:?}{:?}", run.table(&spec.table)),
             &palette.colors,
             &palette.names,
+            palette.templates.fingerprint(),
         ))
     } else {
         0
@@ -843,7 +850,7 @@ fn draw(run: &Run, spec: &ChartSpec, palette: &Palette<'_>) -> Result<ChartView,
         .iter()
         .map(|h| table.column(h).map_or_else(|| h.clone(), Column::label))
         .collect();
-    Ok(ChartView {
+    ChartView {
         id: spec.id.clone(),
         dom_id: format!("chart-{}-{}", run.id, spec.id),
         title: spec.title.clone(),
@@ -860,7 +867,19 @@ fn draw(run: &Run, spec: &ChartSpec, palette: &Palette<'_>) -> Result<ChartView,
         csv_name: table.file.clone(),
         run_url: format!("{ROOT}{}", urls::run(&run.id)),
         run_title: run.title.clone(),
-    })
+        html: String::new(),
+    }
+    .with_figure(palette.templates)
+    .map_err(|message| fail(format!("template {}: {message}", crate::templates::CHART)))
+}
+
+impl ChartView {
+    /// The view with its figure rendered by the `chart` macro.
+    fn with_figure(mut self, templates: &Templates) -> Result<ChartView, String> {
+        let value = serde_json::to_value(&self).unwrap_or_default();
+        self.html = templates.render_piece(crate::templates::CHART, &value)?;
+        Ok(self)
+    }
 }
 
 fn version_text(e: &EngineEntry) -> String {

@@ -38,7 +38,16 @@ const BUILTIN: &[(&str, &str)] = &[
         CARD_H2,
         "{% import \"macros.html\" as m %}{{ m::card(f=f, heading=\"h2\") }}",
     ),
+    // A chart's figure, rendered once by the `chart` macro and pasted on
+    // the finding's page and the run's page (`c.html`).
+    (
+        CHART,
+        "{% import \"macros.html\" as m %}{{ m::chart(c=f) }}",
+    ),
 ];
+
+/// The template of a chart's figure (see [`BUILTIN`]).
+pub const CHART: &str = "_chart.html";
 
 /// The template of a finding's card, with an `h3` title.
 pub const CARD: &str = "_card.html";
@@ -170,7 +179,7 @@ impl Templates {
     }
 
     /// Renders template `name` with `value` as the only variable `f`: the
-    /// pieces (cards) that many pages share, rendered once.
+    /// pieces (cards, chart figures) that several pages share, rendered once.
     pub fn render_piece(&self, name: &str, value: &serde_json::Value) -> Result<String, String> {
         let mut ctx = Context::new();
         ctx.insert("f", value);
