@@ -44,7 +44,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     };
 
     let mut seen_ids: HashMap<u32, &Finding> = HashMap::new();
-    for (i, f) in loaded.findings.iter().enumerate() {
+    for f in loaded.findings.iter() {
         if let Some(first) = seen_ids.get(&f.id) {
             diags.push(
                 err(
@@ -57,8 +57,20 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         } else {
             seen_ids.insert(f.id, f);
         }
-        check_finding(&ctx, f, facts[i], &mut diags);
     }
+    // Each record's own checks, in parallel; diagnostics stay in record order.
+    use rayon::prelude::*;
+    let per_finding: Vec<Diagnostics> = loaded
+        .findings
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut d = Diagnostics::new();
+            check_finding(&ctx, f, facts[i], &mut d);
+            d
+        })
+        .collect();
+    per_finding.into_iter().for_each(|d| diags.extend(d));
     check_aliases(loaded, &public, &with_drafts, &mut diags);
     let colors: BTreeMap<String, String> = site
         .engines
@@ -70,9 +82,16 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .iter()
         .map(|e| (e.id.clone(), e.name.clone()))
         .collect();
-    for r in &loaded.runs {
-        check_run(loaded, r, &colors, &names, &mut diags);
-    }
+    let per_run: Vec<Diagnostics> = loaded
+        .runs
+        .par_iter()
+        .map(|r| {
+            let mut d = Diagnostics::new();
+            check_run(loaded, r, &colors, &names, &mut d);
+            d
+        })
+        .collect();
+    per_run.into_iter().for_each(|d| diags.extend(d));
     diags
 }
 
