@@ -582,8 +582,22 @@ pub fn files(
         }
     }
     whole.extend_from_slice(b"],\"runs\":");
-    let runs: Vec<RunExport> = (0..model.runs.len()).map(|r| run(model, r)).collect();
-    let _ = serde_json::to_writer(&mut whole, &runs);
+    // A run's export is its file and the findings that cite it (their
+    // `runs:`, part of their list hashes).
+    let inputs = (
+        "runs json",
+        model
+            .runs
+            .iter()
+            .map(|r| r.content_hash)
+            .collect::<Vec<_>>(),
+        texts.iter().map(|t| t.list_hash).collect::<Vec<_>>(),
+    );
+    let runs = memo.piece(inputs, || {
+        let runs: Vec<RunExport> = (0..model.runs.len()).map(|r| run(model, r)).collect();
+        serde_json::to_vec(&runs).unwrap_or_default()
+    });
+    whole.extend_from_slice(&runs);
     whole.extend_from_slice(b"}\n");
     Ok(whole)
 }
