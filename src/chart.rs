@@ -38,6 +38,7 @@
 //! and `<desc>`, whose ids derive from the chart id and a hash of the input,
 //! so several charts can sit on one page. Output bytes depend only on input.
 
+use crate::markdown::escape;
 use crate::record::{ChartKind, ChartSpec, Table};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -583,22 +584,6 @@ fn one_line(s: &str) -> String {
                 space = false;
             }
             out.push(c);
-        }
-    }
-    out
-}
-
-/// Escapes text for XML content and attribute values.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
         }
     }
     out

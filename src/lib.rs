@@ -213,7 +213,7 @@ fn build_with(
                 None => staging.swap()?,
                 Some(session) => {
                     let finished = if staging.is_update() {
-                        staging.finish_update().map(|(m, _)| m)
+                        staging.finish_update()
                     } else {
                         // The previous site is removed in the background,
                         // so the first build does not wait on the disk.

@@ -154,7 +154,7 @@ struct Prepared {
     card: Card,
     /// The card rendered by the `card` macro, with `h3` and `h2` titles:
     /// what `finding_card` returns to templates.
-    card_html: (std::sync::Arc<str>, std::sync::Arc<str>),
+    card_html: (Arc<str>, Arc<str>),
     /// Under a [`Memo`], a hash of all a list may show of the finding: its
     /// card and every field but the body (see `finding_key`); else 0.
     list_hash: u64,
@@ -217,7 +217,7 @@ pub struct Memo {
     /// [`finding_key`], and list pages by their key (see `jobs`).
     kept_pages: Cache<Vec<PageRef>>,
     /// Pieces of generated files (feed entries, JSON), by their inputs.
-    pieces: Cache<std::sync::Arc<Vec<u8>>>,
+    pieces: Cache<Arc<Vec<u8>>>,
     /// By page path, a hash of everything a page is made from (template,
     /// site, page and data), as of the last build that succeeded: a page
     /// whose hash did not change is not rendered again.
@@ -258,21 +258,21 @@ impl Memo {
         }
     }
 
+    /// A cache key of `parts`; nothing is hashed when the memo keeps nothing.
+    fn key(&self, parts: impl std::hash::Hash) -> u64 {
+        if self.enabled {
+            hash_of(parts)
+        } else {
+            0
+        }
+    }
+
     /// [`finding_body`], reused from the last build when the body and every
     /// link target are the same.
     pub(crate) fn body(&self, model: &Model, i: usize) -> markdown::Rendered {
-        let key = if self.enabled {
-            hash_of((
-                &model.findings[i].body,
-                self.links.load(std::sync::atomic::Ordering::Relaxed),
-            ))
-        } else {
-            0
-        };
-        self.get_or(&self.bodies, key, || {
-            Ok::<_, std::convert::Infallible>(finding_body(model, i))
-        })
-        .unwrap_or_else(|e| match e {})
+        let links = self.links.load(std::sync::atomic::Ordering::Relaxed);
+        let key = self.key((&model.findings[i].body, links));
+        self.get_or_make(&self.bodies, key, || finding_body(model, i))
     }
 
     /// What `make` makes, reused from the last build when `key` (a hash of
@@ -281,16 +281,16 @@ impl Memo {
         &self,
         key: impl std::hash::Hash,
         make: impl FnOnce() -> Vec<u8>,
-    ) -> std::sync::Arc<Vec<u8>> {
-        let key = if self.enabled {
-            hash_of((self.global.load(std::sync::atomic::Ordering::Relaxed), key))
-        } else {
-            0
-        };
-        self.get_or(&self.pieces, key, || {
-            Ok::<_, std::convert::Infallible>(std::sync::Arc::new(make()))
-        })
-        .unwrap_or_else(|e| match e {})
+    ) -> Arc<Vec<u8>> {
+        let global = self.global.load(std::sync::atomic::Ordering::Relaxed);
+        let key = self.key((global, key));
+        self.get_or_make(&self.pieces, key, || Arc::new(make()))
+    }
+
+    /// [`Memo::get_or`] for what cannot fail.
+    fn get_or_make<V: Clone>(&self, cache: &Cache<V>, key: u64, make: impl FnOnce() -> V) -> V {
+        self.get_or(cache, key, || Ok::<_, std::convert::Infallible>(make()))
+            .unwrap_or_else(|e| match e {})
     }
 
     fn get_or<V: Clone, E>(
@@ -374,7 +374,6 @@ type PageRef = (&'static str, String);
 /// Pages rendered together, in parallel.
 const BATCH: usize = 512;
 
-/// Collects pages as they are listed and renders each full batch in parallel.
 /// A page waiting in a batch: its job, or what makes it (a list page's
 /// context, built in parallel with the batch's other pages).
 enum Pending<'a> {
@@ -382,6 +381,7 @@ enum Pending<'a> {
     Later(Box<dyn FnOnce() -> Job + Send + 'a>),
 }
 
+/// Collects pages as they are listed and renders each full batch in parallel.
 struct Batch<'a> {
     pending: Vec<Pending<'a>>,
     render: &'a (dyn Fn(Job) -> Result<(), RenderError> + Sync),
@@ -441,15 +441,23 @@ impl<'a> Batch<'a> {
         path: String,
         make: impl FnOnce() -> Job,
     ) {
+        if !self.kept(key, template, path) {
+            self.push(make());
+        }
+    }
+
+    /// Whether the page `key` names is kept as the last build wrote it (see
+    /// [`Batch::lazy`]); if not, notes the key for the next build.
+    fn kept(&mut self, key: Option<u64>, template: &'static str, path: String) -> bool {
         let Some(key) = key else {
-            return self.push(make());
+            return false;
         };
         let page = vec![(template, path)];
         if self.memo.kept_pages.get(key).is_some() && self.keep(&page) {
-            return;
+            return true;
         }
         self.memo.kept_pages.put(key, page);
-        self.push(make());
+        false
     }
 
     /// Keeps `pages` as they are on disk, if possible (see `keep`).
@@ -486,14 +494,9 @@ impl<'a> Batch<'a> {
         entries: usize,
         make: impl FnOnce() -> Job + Send + 'a,
     ) {
-        if let Some(key) = key {
-            let page = vec![(template, path)];
-            if self.memo.kept_pages.get(key).is_some() && self.keep(&page) {
-                return;
-            }
-            self.memo.kept_pages.put(key, page);
+        if !self.kept(key, template, path) {
+            self.add(Pending::Later(Box::new(make)), 1 + entries);
         }
-        self.add(Pending::Later(Box::new(make)), 1 + entries);
     }
 
     /// Stops the build with `e` (unless an earlier page already failed).
@@ -594,16 +597,12 @@ pub fn render_site(
         .map(|f| {
             // A card is made of the finding's file, the site's engines and
             // the templates.
-            let key = if memo.enabled {
-                hash_of((
-                    f.content_hash,
-                    &f.path,
-                    site.content_hash,
-                    templates.fingerprint(),
-                ))
-            } else {
-                0
-            };
+            let key = memo.key((
+                f.content_hash,
+                &f.path,
+                site.content_hash,
+                templates.fingerprint(),
+            ));
             memo.get_or(&memo.prepared, key, || {
                 prepare(model, templates, f, memo.enabled)
             })
@@ -803,20 +802,16 @@ fn draw_chart(
     spec: &ChartSpec,
     palette: &Palette<'_>,
 ) -> Result<ChartView, RenderError> {
+    // The run's file holds the spec and its tables.
     let memo = palette.memo;
-    let key = if memo.enabled {
-        hash_of((
-            &run.id,
-            &run.path,
-            &run.title,
-            format!("{spec:?}{:?}", run.table(&spec.table)),
-            &palette.colors,
-            &palette.names,
-            palette.templates.fingerprint(),
-        ))
-    } else {
-        0
-    };
+    let key = memo.key((
+        run.content_hash,
+        &run.path,
+        &spec.id,
+        &palette.colors,
+        &palette.names,
+        palette.templates.fingerprint(),
+    ));
     memo.get_or(&memo.charts, key, || draw(run, spec, palette))
 }
 

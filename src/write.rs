@@ -64,32 +64,6 @@ pub struct Manifest {
     files: HashMap<String, u64>,
 }
 
-impl Manifest {
-    /// How many files the site has.
-    pub fn len(&self) -> usize {
-        self.files.len()
-    }
-
-    /// Whether the site has no file.
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
-    }
-}
-
-/// A hash of a file's bytes (within one process: never written anywhere).
-fn content_hash(bytes: &[u8]) -> u64 {
-    crate::render::hash_of(bytes)
-}
-
-/// What [`Staging::finish_update`] changed on disk.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Updated {
-    /// Files written (new or changed).
-    pub written: usize,
-    /// Files removed (no longer part of the site).
-    pub removed: usize,
-}
-
 fn sibling(output: &Path, suffix: &str) -> PathBuf {
     let name = output
         .file_name()
@@ -238,7 +212,7 @@ impl Staging {
     /// Writes `bytes` to `rel` inside the staging folder. `rel` is a site
     /// path: a folder path (`findings/x/`) means its `index.html`.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), WriteError> {
-        if self.track && self.record(rel, content_hash(bytes)) {
+        if self.track && self.record(rel, crate::render::hash_of(bytes)) {
             return Ok(());
         }
         let path = self.path_of(rel);
@@ -315,10 +289,10 @@ impl Staging {
 
     /// Ends an update (see [`Staging::update`]): moves the changed files
     /// into the site, removes those it no longer has, and removes the
-    /// staging folder. Returns the new manifest and what changed.
-    pub fn finish_update(self) -> Result<(Manifest, Updated), WriteError> {
+    /// staging folder. Returns the new manifest.
+    pub fn finish_update(mut self) -> Result<Manifest, WriteError> {
         let manifest = self.manifest();
-        let previous = self.update.clone().unwrap_or_default();
+        let previous = self.update.take().unwrap_or_default();
         let mut changed: Vec<&String> = manifest
             .files
             .iter()
@@ -351,12 +325,8 @@ impl Staging {
                 dir = d.parent();
             }
         }
-        let updated = Updated {
-            written: changed.len(),
-            removed: gone.len(),
-        };
         let _ = remove_tree(&self.dir);
-        Ok((manifest, updated))
+        Ok(manifest)
     }
 
     /// Puts the finished site in place of the output folder and removes

@@ -160,20 +160,14 @@ impl<V: Clone> FileCache<V> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(i64::MAX, |d| d.as_secs() as i64);
-        if stamps.iter().any(|s| s.2 >= now - RACY_SECS) {
-            let v = make();
-            if let Ok(mut next) = self.next.lock() {
-                next.insert(key.to_path_buf(), (stamps, v.clone()));
-            }
-            return v;
-        }
+        let racy = stamps.iter().any(|s| s.2 >= now - RACY_SECS);
         // Moved, not copied, into this load's entries.
         let hit = self
             .last
             .lock()
             .ok()
             .and_then(|mut last| last.remove(key))
-            .filter(|(s, _)| *s == stamps)
+            .filter(|(s, _)| !racy && *s == stamps)
             .map(|(_, v)| v);
         let v = hit.unwrap_or_else(make);
         if let Ok(mut next) = self.next.lock() {
