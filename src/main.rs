@@ -570,6 +570,25 @@ fn serve(
     }
 }
 
+/// Prints the path `new` or `new-run` wrote (stdout, for scripts), or
+/// reports why it wrote nothing.
+fn created(
+    ui: Ui,
+    root: &Path,
+    made: Result<PathBuf, findings::authoring::NewError>,
+) -> Result<ExitCode, ExitCode> {
+    match made {
+        Ok(path) => {
+            println!("{}", root.join(path).display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            ui.error(e);
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let ui = Ui::new(cli.quiet, cli.verbose);
@@ -656,7 +675,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             require(ui, "group", &group, &groups)?;
             require_engine(ui, &model.site, &engine)?;
             let next = model.findings.iter().map(|f| f.id).max().unwrap_or(0) + 1;
-            match findings::authoring::new_finding(
+            let made = findings::authoring::new_finding(
                 &root,
                 next,
                 &title,
@@ -664,14 +683,8 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 &engine,
                 version.as_deref(),
                 findings::authoring::today(),
-            ) {
-                Ok(path) => println!("{}", root.join(path).display()),
-                Err(e) => {
-                    ui.error(e);
-                    return Err(ExitCode::FAILURE);
-                }
-            }
-            ExitCode::SUCCESS
+            );
+            created(ui, &root, made)?
         }
         Command::NewRun {
             id,
@@ -688,20 +701,14 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             {
                 require_engine(ui, &site, &engine)?;
             }
-            match findings::authoring::new_run(
+            let made = findings::authoring::new_run(
                 &root,
                 &id,
                 &engine,
                 &version,
                 findings::authoring::today(),
-            ) {
-                Ok(path) => println!("{}", root.join(path).display()),
-                Err(e) => {
-                    ui.error(e);
-                    return Err(ExitCode::FAILURE);
-                }
-            }
-            ExitCode::SUCCESS
+            );
+            created(ui, &root, made)?
         }
         Command::Build {
             root,
