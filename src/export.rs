@@ -10,7 +10,7 @@ use crate::outputs::FindingText;
 use crate::render::Memo;
 use crate::state::state_of;
 use crate::urls;
-use crate::write::WriteError;
+use crate::write::{Sink, WriteError};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -541,7 +541,7 @@ pub fn to_bytes(value: &impl Serialize) -> Vec<u8> {
 }
 
 /// Writes each finding's file (`f/<id>.json`) through `write`, as it is
-/// made, and returns `findings.json`. The big file is assembled from the
+/// made, and `findings.json` into `out`. The big file is assembled from the
 /// small ones, each finding serialized once and no finding's export held
 /// longer than its batch: the bytes equal those of serializing [`Export`]
 /// whole (a test holds them to it).
@@ -550,13 +550,14 @@ pub fn files(
     texts: &[FindingText<'_>],
     memo: &Memo,
     write: &WriteFile<'_>,
-) -> Result<Vec<u8>, WriteError> {
+    out: &mut Sink<'_>,
+) -> Result<(), WriteError> {
     use rayon::prelude::*;
     // `{"schema_version":N,"finding":` + the finding + `}\n`.
     let prefix = format!("{{\"schema_version\":{SCHEMA_VERSION},\"finding\":");
-    let mut whole = format!("{{\"schema_version\":{SCHEMA_VERSION},\"site\":").into_bytes();
-    let _ = serde_json::to_writer(&mut whole, &site(model));
-    whole.extend_from_slice(b",\"findings\":[");
+    out.put(format!("{{\"schema_version\":{SCHEMA_VERSION},\"site\":").as_bytes())?;
+    out.json(&site(model))?;
+    out.put(b",\"findings\":[")?;
     let all: Vec<usize> = (0..model.findings.len()).collect();
     for chunk in all.chunks(512) {
         // Under `serve`, a finding's export is reused while all it shows
@@ -576,12 +577,12 @@ pub fn files(
             .collect::<Result<_, _>>()?;
         for (&i, bytes) in chunk.iter().zip(&singles) {
             if i > 0 {
-                whole.push(b',');
+                out.put(b",")?;
             }
-            whole.extend_from_slice(&bytes[prefix.len()..bytes.len() - 2]);
+            out.put(&bytes[prefix.len()..bytes.len() - 2])?;
         }
     }
-    whole.extend_from_slice(b"],\"runs\":");
+    out.put(b"],\"runs\":")?;
     // A run's export is its file and the findings that cite it (their
     // `runs:`, part of their list hashes).
     let inputs = (
@@ -593,13 +594,24 @@ pub fn files(
             .collect::<Vec<_>>(),
         texts.iter().map(|t| t.list_hash).collect::<Vec<_>>(),
     );
-    let runs = memo.piece(inputs, || {
-        let runs: Vec<RunExport> = (0..model.runs.len()).map(|r| run(model, r)).collect();
-        serde_json::to_vec(&runs).unwrap_or_default()
-    });
-    whole.extend_from_slice(&runs);
-    whole.extend_from_slice(b"}\n");
-    Ok(whole)
+    if memo.enabled {
+        let runs = memo.piece(inputs, || {
+            let runs: Vec<RunExport> = (0..model.runs.len()).map(|r| run(model, r)).collect();
+            serde_json::to_vec(&runs).unwrap_or_default()
+        });
+        out.put(&runs)?;
+    } else {
+        // The same bytes, one run at a time.
+        out.put(b"[")?;
+        for r in 0..model.runs.len() {
+            if r > 0 {
+                out.put(b",")?;
+            }
+            out.json(&run(model, r))?;
+        }
+        out.put(b"]")?;
+    }
+    out.put(b"}\n")
 }
 
 /// Writes one file of the site: its path and bytes.
@@ -629,10 +641,18 @@ mod assembly_tests {
             })
             .collect();
         let written = std::sync::Mutex::new(Vec::new());
-        let whole = files(&model, &texts, &Memo::default(), &|p: &str, b: &[u8]| {
-            written.lock().unwrap().push((p.to_string(), b.to_vec()));
-            Ok(())
-        })
+        let mut whole = Vec::new();
+        let mut out = crate::write::Sink::new(&mut whole, std::path::Path::new("findings.json"));
+        files(
+            &model,
+            &texts,
+            &Memo::default(),
+            &|p: &str, b: &[u8]| {
+                written.lock().unwrap().push((p.to_string(), b.to_vec()));
+                Ok(())
+            },
+            &mut out,
+        )
         .unwrap();
         let findings: Vec<FindingExport> = (0..model.findings.len())
             .map(|i| finding(&model, i, &texts[i]))

@@ -104,10 +104,15 @@ struct Highlighted {
 struct LineCache {
     current: HashMap<String, Vec<(LineState, Highlighted)>>,
     old: HashMap<String, Vec<(LineState, Highlighted)>>,
+    /// Entries (line and state) in `current`.
+    entries: usize,
 }
 
-/// Lines per generation of the cache (per thread).
-const CACHED_LINES: usize = 4096;
+/// Entries (a line in a state) per generation of the cache, per thread.
+/// An entry holds syntect's parser state, a kilobyte or more: at 4,096
+/// lines the caches held about 20 MB through a build of 10,000 findings,
+/// and at 512 lines that build took the same CPU time.
+const CACHED_LINES: usize = 1024;
 /// Longer lines are rarely repeated; they are not cached.
 const CACHED_LINE_BYTES: usize = 256;
 
@@ -130,9 +135,11 @@ impl LineCache {
         if line.len() > CACHED_LINE_BYTES {
             return;
         }
-        if self.current.len() >= CACHED_LINES {
+        if self.entries >= CACHED_LINES {
             self.old = std::mem::take(&mut self.current);
+            self.entries = 0;
         }
+        self.entries += 1;
         self.current
             .entry(line.to_string())
             .or_default()

@@ -4,8 +4,9 @@
 //! small pieces of page data the browser scripts read (home filters, the
 //! "your version" box on engine pages).
 //!
-//! `render` calls [`write`] once, after the pages, with the text it already
-//! rendered for each finding ([`FindingText`]), so nothing is rendered twice.
+//! `render` calls [`write`] once, before the pages, with the text it already
+//! made of each finding ([`FindingText`]), so nothing is rendered twice; and
+//! [`write_sitemaps`] after them.
 
 use crate::model::{EngineIndex, Model};
 use crate::record::{EngineEntry, Finding, Site, Status};
@@ -87,47 +88,51 @@ impl Sitemap {
     }
 }
 
-/// Writes everything of this module's list into `staging`; returns how many
-/// files it wrote.
+/// Writes everything of this module's list but the sitemap (see
+/// [`write_sitemaps`]) into `staging`; returns how many files it wrote.
 pub fn write(
     model: &Model,
     texts: &[FindingText<'_>],
-    pages: &[String],
     staging: &Staging,
     memo: &crate::render::Memo,
 ) -> Result<usize, WriteError> {
     let write_single = |path: &str, bytes: &[u8]| staging.write(path, bytes);
-    let ((index, export), (feeds, sitemaps)) = rayon::join(
-        || {
-            rayon::join(
-                || crate::search::index(model, texts),
-                || crate::export::files(model, texts, memo, &write_single),
-            )
-        },
+    // The search index and the JSON export are streamed into their files
+    // (see `Staging::write_with`).
+    let ((index, export), feeds) = rayon::join(
         || {
             rayon::join(
                 || {
-                    let mut feeds = vec![(
-                        urls::FEED.to_string(),
-                        crate::feed::atom(model, texts, None, memo),
-                    )];
-                    for e in &model.site.engines {
-                        feeds.push((
-                            urls::engine_feed(&e.id),
-                            crate::feed::atom(model, texts, Some(&e.id), memo),
-                        ));
-                    }
-                    feeds
+                    staging.write_with(urls::SEARCH_INDEX, |out| {
+                        crate::search::index(model, texts, out)
+                    })
                 },
-                || crate::feed::sitemap(model, pages),
+                || {
+                    staging.write_with(urls::EXPORT, |out| {
+                        crate::export::files(model, texts, memo, &write_single, out)
+                    })
+                },
             )
+        },
+        || {
+            let mut feeds = vec![(
+                urls::FEED.to_string(),
+                crate::feed::atom(model, texts, None, memo),
+            )];
+            for e in &model.site.engines {
+                feeds.push((
+                    urls::engine_feed(&e.id),
+                    crate::feed::atom(model, texts, Some(&e.id), memo),
+                ));
+            }
+            feeds
         },
     );
     let mut n = 0;
-    staging.write(urls::SEARCH_INDEX, &index)?;
-    staging.write(urls::EXPORT, &export?)?;
+    index?;
+    export?;
     n += 2 + model.findings.len();
-    for (path, text) in feeds.iter().chain(&sitemaps) {
+    for (path, text) in &feeds {
         staging.write(path, text.as_bytes())?;
         n += 1;
     }
@@ -138,6 +143,20 @@ pub fn write(
         n += 1;
     }
     Ok(n)
+}
+
+/// Writes the sitemap of `pages` (one file, or an index and its parts for
+/// a big site), once every page is rendered.
+pub fn write_sitemaps(
+    model: &Model,
+    pages: &[String],
+    staging: &Staging,
+) -> Result<usize, WriteError> {
+    let sitemaps = crate::feed::sitemap(model, pages);
+    for (path, text) in &sitemaps {
+        staging.write(path, text.as_bytes())?;
+    }
+    Ok(sitemaps.len())
 }
 
 /// Paths this module writes (and the static files), which no alias may

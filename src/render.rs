@@ -201,7 +201,7 @@ struct PageView {
 /// dropped when it ends, which bounds the memory to one build's worth.
 #[derive(Default)]
 pub struct Memo {
-    enabled: bool,
+    pub(crate) enabled: bool,
     /// A hash of every target a `finding:` or `run:` link can resolve to in
     /// this build: part of the key of a rendered body.
     links: std::sync::atomic::AtomicU64,
@@ -399,7 +399,7 @@ struct Batch<'a> {
 /// big site carries thousands of cards in its context, and holding every
 /// tag, version and engine page of 10,000 findings at once would take
 /// hundreds of megabytes.
-const BATCH_WEIGHT: usize = 20_000;
+const BATCH_WEIGHT: usize = 5_000;
 
 /// Roughly how many list entries a page's context holds: the lengths of
 /// its arrays, and of the arrays in their items, two levels down. Cheap
@@ -475,6 +475,11 @@ impl<'a> Batch<'a> {
     }
 
     fn add(&mut self, pending: Pending<'a>, weight: usize) {
+        // A page that would take the batch past its weight goes into the
+        // next one: a batch holds at most BATCH_WEIGHT entries, or one page.
+        if !self.pending.is_empty() && self.weight + weight > BATCH_WEIGHT {
+            self.flush();
+        }
         self.weight += weight;
         self.pending.push(pending);
         if self.pending.len() >= BATCH || self.weight >= BATCH_WEIGHT {
@@ -591,7 +596,7 @@ pub fn render_site(
 
     // Findings: cards and text, once each, in parallel.
     let resolve = |u: &str| resolve_link(model, u);
-    let prepared: Vec<Prepared> = model
+    let mut prepared: Vec<Prepared> = model
         .findings
         .par_iter()
         .map(|f| {
@@ -632,6 +637,27 @@ pub fn render_site(
     };
     let site_value = serde_json::to_value(&site_view).unwrap_or_default();
 
+    // Search index, feeds, JSON export, schemas (src/outputs.rs), before the
+    // pages: what only they need of each finding (its search words, a
+    // kilobyte each) is then dropped before the pages' contexts are built.
+    let texts: Vec<crate::outputs::FindingText<'_>> = prepared
+        .iter()
+        .map(|p| crate::outputs::FindingText {
+            title_text: &p.card.title_text,
+            summary_text: &p.summary_text,
+            summary_html: &p.card.summary_html,
+            search_terms: &p.search_terms,
+            search_words: &p.search_words,
+            list_hash: p.list_hash,
+        })
+        .collect();
+    let mut assets = crate::outputs::write(model, &texts, staging, memo)?;
+    drop(texts);
+    for p in &mut prepared {
+        p.search_terms = String::new();
+        p.search_words = String::new();
+    }
+
     // Pages are rendered in batches as they are listed, so that only one
     // batch of page contexts is in memory at a time, whatever the site's size.
     let sitemap = crate::outputs::Sitemap::default();
@@ -653,22 +679,26 @@ pub fn render_site(
                 return Ok(());
             }
         }
-        let html = templates
-            .render(job.template, &site_value, &job.page, job.data)
-            .map_err(|message| RenderError::Template {
-                template: job.template.to_string(),
-                page: job.page.path.clone(),
-                message,
-            })?;
         // The 404 page is served at any depth, so it links from the site's own address.
         let root = if job.template == "404.html" {
             model.site.base_url.clone()
         } else {
             urls::root_from(&job.page.path)
         };
-        let html = relativize(&html, &root);
-        staging.write(&job.page.path, html.as_bytes())?;
-        Ok::<(), RenderError>(())
+        let (template, path) = (job.template, &job.page.path);
+        staging.write_with(path, |out| {
+            let mut html = Relativize::new(out, &root);
+            let rendered =
+                templates.render_to(template, &site_value, &job.page, job.data, &mut html);
+            // A failed write comes first: tera's message would only say
+            // that writing failed.
+            html.finish()?;
+            rendered.map_err(|message| RenderError::Template {
+                template: template.to_string(),
+                page: path.clone(),
+                message,
+            })
+        })
     };
     let keep = |pages: &[PageRef]| {
         let known = pages
@@ -706,7 +736,7 @@ pub fn render_site(
     let pages = batch.pages;
 
     // Published run data: each CSV as it is.
-    let mut assets: usize = model
+    assets += model
         .runs
         .par_iter()
         .map(|run| {
@@ -718,25 +748,13 @@ pub fn render_site(
         })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
-        .sum();
+        .sum::<usize>();
     let (light, dark) = crate::highlight::stylesheets();
     staging.write("syntax-light.css", light.as_bytes())?;
     staging.write("syntax-dark.css", dark.as_bytes())?;
     assets += 2;
 
-    // Search index, feeds, sitemap, JSON export, schemas (src/outputs.rs).
-    let texts: Vec<crate::outputs::FindingText<'_>> = prepared
-        .iter()
-        .map(|p| crate::outputs::FindingText {
-            title_text: &p.card.title_text,
-            summary_text: &p.summary_text,
-            summary_html: &p.card.summary_html,
-            search_terms: &p.search_terms,
-            search_words: &p.search_words,
-            list_hash: p.list_hash,
-        })
-        .collect();
-    assets += crate::outputs::write(model, &texts, &sitemap.pages(), staging, memo)?;
+    assets += crate::outputs::write_sitemaps(model, &sitemap.pages(), staging)?;
 
     Ok(Counts {
         pages,
@@ -758,24 +776,122 @@ fn run_table_csv(t: &Table) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
-/// Replaces the root marker in links with the page's relative root, in one
-/// pass. The marker is only replaced where a URL starts (after `href="`,
-/// `src="`, `action="` or `url=`), so text that happens to contain it stays.
-fn relativize(html: &str, root: &str) -> String {
-    let root = if root.is_empty() { "./" } else { root };
-    let mut out = String::with_capacity(html.len() + 1024);
-    let mut rest = html;
-    while let Some(i) = rest.find(ROOT) {
-        let before = &rest[..i];
-        out.push_str(before);
-        let starts_url = ["href=\"", "src=\"", "action=\"", "url="]
-            .iter()
-            .any(|p| before.ends_with(p));
-        out.push_str(if starts_url { root } else { ROOT });
-        rest = &rest[i + ROOT.len()..];
+/// Passes a page's HTML on to a [`Sink`] as tera writes it, with the root
+/// marker in links replaced by the page's relative root: no page is ever
+/// whole in memory (a home page of 10,000 findings is 12 MB). The marker is
+/// only replaced where a URL starts (right after `href="`, `src="`,
+/// `action="` or `url=`), so text that happens to contain it stays.
+struct Relativize<'s, 'o> {
+    out: &'s mut crate::write::Sink<'o>,
+    root: &'s [u8],
+    /// The end of what came in so far when it may be the start of a marker
+    /// that the next write completes; not passed on yet.
+    held: Vec<u8>,
+    /// The last bytes passed on since the last marker (at most
+    /// [`URL_START_MAX`]): whether the next marker starts a URL.
+    recent: Vec<u8>,
+    /// The first failed write, reported by [`Relativize::finish`] (tera
+    /// only sees that writing failed).
+    failed: Option<WriteError>,
+}
+
+/// What precedes a marker that starts a URL.
+const URL_STARTS: [&[u8]; 4] = [b"href=\"", b"src=\"", b"action=\"", b"url="];
+/// The longest of [`URL_STARTS`].
+const URL_START_MAX: usize = 8;
+
+impl<'s, 'o> Relativize<'s, 'o> {
+    fn new(out: &'s mut crate::write::Sink<'o>, root: &'s str) -> Self {
+        let root = if root.is_empty() { "./" } else { root };
+        Relativize {
+            out,
+            root: root.as_bytes(),
+            held: Vec::new(),
+            recent: Vec::with_capacity(2 * URL_START_MAX),
+            failed: None,
+        }
     }
-    out.push_str(rest);
-    out
+
+    /// Passes on `data`, holding back a tail that may be a cut marker
+    /// unless this is the `last` of the page.
+    fn pass(&mut self, data: &[u8], last: bool) -> Result<(), WriteError> {
+        static MARKER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+            std::sync::OnceLock::new();
+        let finder = MARKER.get_or_init(|| memchr::memmem::Finder::new(ROOT.as_bytes()));
+        let marker = ROOT.as_bytes();
+        let mut rest = data;
+        while let Some(i) = finder.find(rest) {
+            let before = &rest[..i];
+            let starts_url = URL_STARTS
+                .iter()
+                .any(|p| ends_with(&self.recent, before, p));
+            self.out.put(before)?;
+            self.out.put(if starts_url { self.root } else { marker })?;
+            self.recent.clear();
+            rest = &rest[i + marker.len()..];
+        }
+        let cut = if last {
+            0
+        } else {
+            (1..marker.len().min(rest.len() + 1))
+                .rev()
+                .find(|&k| rest.ends_with(&marker[..k]))
+                .unwrap_or(0)
+        };
+        let (now, later) = rest.split_at(rest.len() - cut);
+        self.out.put(now)?;
+        self.recent.extend_from_slice(now);
+        if self.recent.len() > URL_START_MAX {
+            self.recent.drain(..self.recent.len() - URL_START_MAX);
+        }
+        self.held = later.to_vec();
+        Ok(())
+    }
+
+    /// Passes on what is held back; the first failed write, if any.
+    fn finish(mut self) -> Result<(), WriteError> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        let held = std::mem::take(&mut self.held);
+        self.pass(&held, true)
+    }
+}
+
+/// Whether `recent` followed by `before` ends with `suffix`.
+fn ends_with(recent: &[u8], before: &[u8], suffix: &[u8]) -> bool {
+    if before.len() >= suffix.len() {
+        return before.ends_with(suffix);
+    }
+    let (head, tail) = suffix.split_at(suffix.len() - before.len());
+    before == tail && recent.ends_with(head)
+}
+
+impl std::io::Write for Relativize<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.failed.is_some() {
+            return Err(std::io::Error::other("an earlier write failed"));
+        }
+        let result = if self.held.is_empty() {
+            self.pass(buf, false)
+        } else {
+            let mut data = std::mem::take(&mut self.held);
+            data.extend_from_slice(buf);
+            self.pass(&data, false)
+        };
+        match result {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => {
+                let message = e.to_string();
+                self.failed = Some(e);
+                Err(std::io::Error::other(message))
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn resolve_link(model: &Model, url: &str) -> Option<String> {
@@ -993,8 +1109,24 @@ fn page(
     }
 }
 
-fn cards(prepared: &[Prepared], idx: &[usize]) -> Vec<Card> {
-    idx.iter().map(|&i| prepared[i].card.clone()).collect()
+/// A JSON object of `fields`, each value moved in. `serde_json::json!`
+/// serializes a `Value` it is given into a new one, a deep copy: for a list
+/// page's entries (thousands of cards) that doubled the memory and the time
+/// of building its context.
+fn object<const N: usize>(fields: [(&str, serde_json::Value); N]) -> serde_json::Value {
+    serde_json::Value::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
+/// The cards of `idx`, borrowed: serialized into a page's context as they
+/// are, without a copy of each (a home page of 10,000 findings would hold
+/// both).
+fn cards<'p>(prepared: &'p [Prepared], idx: &[usize]) -> Vec<&'p Card> {
+    idx.iter().map(|&i| &prepared[i].card).collect()
 }
 
 /// A version as written, linking to its page (whose spelling may differ).
@@ -1076,11 +1208,12 @@ fn jobs<'a>(
             Job {
                 template: "index.html",
                 page: page(model, String::new(), site.title.clone(), home_desc, "home"),
-                data: serde_json::json!({
-                    "groups": groups, "count": count,
-                    "filters": crate::outputs::home_filters(model),
-                    "entries_json": crate::outputs::home_entries(model),
-                }),
+                data: object([
+                    ("groups", groups.into()),
+                    ("count", count.into()),
+                    ("filters", crate::outputs::home_filters(model)),
+                    ("entries_json", crate::outputs::home_entries(model).into()),
+                ]),
             }
         },
     );
@@ -1111,27 +1244,35 @@ fn jobs<'a>(
                 _ => todo.push((i, key)),
             }
         }
-        type Built = (Option<u64>, Result<Vec<Job>, RenderError>);
-        let built: Vec<Built> = todo
+        // Each finding's pages are rendered as soon as their contexts are
+        // built, by the thread that built them: no chunk of contexts (each
+        // with its body's HTML and its charts) waits in memory for a batch.
+        jobs.flush();
+        let render = jobs.render;
+        // Each finding's page key and the pages it rendered.
+        type Done = Result<(Option<u64>, Vec<PageRef>), RenderError>;
+        let done: Vec<Done> = todo
             .par_iter()
             .map(|&(i, key)| {
-                (
-                    key,
-                    finding_jobs(model, prepared, palette, resolve, &owners, i),
-                )
+                let js = finding_jobs(model, prepared, palette, resolve, &owners, i)?;
+                let pages: Vec<PageRef> = js
+                    .iter()
+                    .map(|j| (j.template, j.page.path.clone()))
+                    .collect();
+                for j in js {
+                    render(j)?;
+                }
+                Ok((key, pages))
             })
             .collect();
-        for (key, r) in built {
+        // The first failure in page order, whichever thread met it first.
+        for r in done {
             match r {
-                Ok(js) => {
+                Ok((key, pages)) => {
+                    jobs.pages += pages.len();
                     if let Some(k) = key {
-                        let pages = js
-                            .iter()
-                            .map(|j| (j.template, j.page.path.clone()))
-                            .collect();
                         memo.kept_pages.put(k, pages);
                     }
-                    js.into_iter().for_each(|j| jobs.push(j));
                 }
                 Err(e) => return jobs.fail(e),
             }
@@ -1379,7 +1520,7 @@ fn jobs<'a>(
             "The measurements behind the findings".into(),
             "runs",
         ),
-        data: serde_json::json!({ "runs": run_rows }),
+        data: object([("runs", run_rows.into())]),
     }
     });
 
@@ -1698,11 +1839,15 @@ fn engine_page(
         .zip(&ix.cells)
         .map(|(&i, cells)| {
             let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
-            serde_json::json!({
-                "finding": prepared[i].card,
-                "note": entry.and_then(|x| x.note.clone()),
-                "cells": cells.iter().map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()})).collect::<Vec<_>>(),
-            })
+            let cells: Vec<serde_json::Value> = cells
+                .iter()
+                .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
+                .collect();
+            object([
+                ("finding", serde_json::json!(prepared[i].card)),
+                ("note", serde_json::json!(entry.and_then(|x| x.note.as_deref()))),
+                ("cells", cells.into()),
+            ])
         })
         .collect();
     Job {
@@ -1714,13 +1859,19 @@ fn engine_page(
             format!("What is known to affect each {} version", e.name),
             "engine",
         ),
-        data: serde_json::json!({
-            "engine": {"id": e.id, "name": e.name, "color": e.color, "repo": e.repo},
-            "versions": versions,
-            "rows": rows,
-            "legend": legend,
-            "your_version_json": crate::outputs::engine_data(model, ix),
-        }),
+        data: object([
+            (
+                "engine",
+                serde_json::json!({"id": e.id, "name": e.name, "color": e.color, "repo": e.repo}),
+            ),
+            ("versions", serde_json::json!(versions)),
+            ("rows", rows.into()),
+            ("legend", legend.into()),
+            (
+                "your_version_json",
+                crate::outputs::engine_data(model, ix).into(),
+            ),
+        ]),
     }
 }
 
@@ -1755,10 +1906,13 @@ fn version_page(
         (State::Clean, "Clean", "Tested on this version, and the problem did not show."),
     ]
     .iter()
-    .map(|(s, title, blurb)| serde_json::json!({
-        "state": s.as_str(), "title": title, "blurb": blurb, "tested": s.is_tested(),
-        "items": by_state.remove(s.as_str()).unwrap_or_default(),
-    }))
+    .map(|(s, title, blurb)| object([
+        ("state", s.as_str().into()),
+        ("title", (*title).into()),
+        ("blurb", (*blurb).into()),
+        ("tested", s.is_tested().into()),
+        ("items", by_state.remove(s.as_str()).unwrap_or_default().into()),
+    ]))
     .collect();
     let prev = j
         .checked_sub(1)
@@ -1774,14 +1928,77 @@ fn version_page(
             format!("Findings that affect {} {}", e.name, v),
             "version",
         ),
-        data: serde_json::json!({
-            "engine": {"id": e.id, "name": e.name, "color": e.color, "url": format!("{ROOT}{}", urls::engine(&e.id))},
-            "version": v.to_string(),
-            "listed_release": released,
-            "prerelease": v.is_prerelease(),
-            "sections": sections,
-            "prev": prev,
-            "next": next,
-        }),
+        data: object([
+            (
+                "engine",
+                serde_json::json!({"id": e.id, "name": e.name, "color": e.color, "url": format!("{ROOT}{}", urls::engine(&e.id))}),
+            ),
+            ("version", v.to_string().into()),
+            ("listed_release", released.into()),
+            ("prerelease", v.is_prerelease().into()),
+            ("sections", sections.into()),
+            ("prev", serde_json::json!(prev)),
+            ("next", serde_json::json!(next)),
+        ]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// The whole page at once, as the site was relativized before pages
+    /// were streamed: the reference for [`Relativize`].
+    fn whole(html: &str, root: &str) -> String {
+        let root = if root.is_empty() { "./" } else { root };
+        let mut out = String::new();
+        let mut rest = html;
+        while let Some(i) = rest.find(ROOT) {
+            let before = &rest[..i];
+            out.push_str(before);
+            let starts_url = ["href=\"", "src=\"", "action=\"", "url="]
+                .iter()
+                .any(|p| before.ends_with(p));
+            out.push_str(if starts_url { root } else { ROOT });
+            rest = &rest[i + ROOT.len()..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// `html` written through [`Relativize`] in pieces of `size` bytes.
+    fn streamed(html: &str, root: &str, size: usize) -> String {
+        let mut bytes = Vec::new();
+        let path = std::path::PathBuf::from("page.html");
+        let mut sink = crate::write::Sink::new(&mut bytes, &path);
+        let mut w = Relativize::new(&mut sink, root);
+        for piece in html.as_bytes().chunks(size) {
+            w.write_all(piece).unwrap();
+        }
+        w.finish().unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn streamed_pages_link_from_their_folder_however_tera_cuts_the_writes() {
+        let html = format!(
+            "<a href=\"{ROOT}findings/x/\">x</a> <img src=\"{ROOT}a.svg\"> \
+             <form action=\"{ROOT}search/\"></form> <meta http-equiv=\"refresh\" content=\"0; url={ROOT}f/\"> \
+             text that names {ROOT} stays; href=\"{ROOT}{ROOT}twice\" and @@root@ almost, \
+             ends with href=\"{ROOT}"
+        );
+        let want = whole(&html, "../../");
+        assert!(
+            want.contains("href=\"../../findings/x/\"") && want.contains("names @@root@@/ stays")
+        );
+        for size in 1..=html.len() {
+            assert_eq!(
+                streamed(&html, "../../", size),
+                want,
+                "pieces of {size} bytes"
+            );
+        }
+        assert_eq!(streamed("<a href=\"@@root@@/\">", "", 3), "<a href=\"./\">");
     }
 }

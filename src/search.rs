@@ -23,6 +23,7 @@ use crate::model::Model;
 use crate::outputs::FindingText;
 use crate::record::Finding;
 use crate::urls;
+use crate::write::{Sink, WriteError};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -100,8 +101,12 @@ pub fn terms_and_words(
     (terms, words)
 }
 
-/// Builds `search-index.json` for the listed findings of `model`.
-pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
+/// Writes `search-index.json` for the listed findings of `model`.
+pub fn index(
+    model: &Model,
+    texts: &[FindingText<'_>],
+    out: &mut Sink<'_>,
+) -> Result<(), WriteError> {
     let items: Vec<Item<'_>> = model
         .listed()
         .map(|i| {
@@ -119,14 +124,12 @@ pub fn index(model: &Model, texts: &[FindingText<'_>]) -> Vec<u8> {
             )
         })
         .collect();
-    let mut out = serde_json::to_vec(&Index {
+    out.json(&Index {
         schema_version: SCHEMA_VERSION,
         fields: FIELDS,
         items,
-    })
-    .unwrap_or_default();
-    out.push(b'\n');
-    out
+    })?;
+    out.put(b"\n")
 }
 
 /// The text of an HTML fragment: tags dropped (as spaces), the entities
@@ -175,12 +178,49 @@ const STOP: &[&str] = &[
 /// The words of lowercased `text`: runs of letters, digits and `.-_+/`,
 /// trimmed to start and end with a letter or digit (so versions and flags
 /// stay whole: `0.32.0`, `max-model-len`).
-fn words(lower: &str) -> impl Iterator<Item = &str> {
+fn words(lower: &str) -> Box<dyn Iterator<Item = &str> + '_> {
+    if lower.is_ascii() {
+        return Box::new(ascii_words(lower));
+    }
     let is_word = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '+' | '/');
-    lower
-        .split(move |c: char| !is_word(c))
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .filter(|w| !w.is_empty())
+    Box::new(
+        lower
+            .split(move |c: char| !is_word(c))
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| !w.is_empty()),
+    )
+}
+
+/// [`words`] of ASCII text, a byte at a time: the same words, without
+/// decoding characters (splitting bodies by `char` was most of the index's
+/// time).
+fn ascii_words(lower: &str) -> impl Iterator<Item = &str> {
+    let bytes = lower.as_bytes();
+    let is_word =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'+' | b'/');
+    let mut i = 0;
+    std::iter::from_fn(move || loop {
+        while i < bytes.len() && !is_word(bytes[i]) {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return None;
+        }
+        let (mut start, mut end) = (i, i);
+        while end < bytes.len() && is_word(bytes[end]) {
+            end += 1;
+        }
+        i = end;
+        while start < end && !bytes[start].is_ascii_alphanumeric() {
+            start += 1;
+        }
+        while end > start && !bytes[end - 1].is_ascii_alphanumeric() {
+            end -= 1;
+        }
+        if start < end {
+            return Some(&lower[start..end]);
+        }
+    })
 }
 
 /// `s` lowercased, by the much faster ASCII path when it is ASCII.
@@ -224,6 +264,19 @@ pub fn body_words(text: &str, seen: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_words_equal_the_char_split() {
+        let text = "run --max-model-len=4096 on vllm 0.32.0, then... ./bench.py -v; \
+                    a+b c/d _x_ .hidden. 1.2.3- (tp_size) 'quoted' \"x\" -- / ++";
+        let by_char: Vec<&str> = text
+            .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '+' | '/')))
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| !w.is_empty())
+            .collect();
+        assert_eq!(ascii_words(text).collect::<Vec<_>>(), by_char);
+        assert!(by_char.contains(&"max-model-len") && by_char.contains(&"1.2.3"));
+    }
 
     #[test]
     fn body_words_are_distinct_new_and_bounded() {

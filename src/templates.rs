@@ -193,17 +193,20 @@ impl Templates {
     }
 
     /// Renders template `name` for one page.
-    pub fn render(
+    pub fn render_to(
         &self,
         name: &str,
         site: &serde_json::Value,
         page: &impl Serialize,
         data: serde_json::Value,
-    ) -> Result<String, String> {
+        out: &mut impl std::io::Write,
+    ) -> Result<(), String> {
         let mut ctx = Context::from_value(data).unwrap_or_default();
         ctx.insert("site", site);
         ctx.insert("page", page);
         ctx.insert("root", crate::markdown::ROOT);
-        self.tera.render(name, &ctx).map_err(|e| explain(&e))
+        self.tera
+            .render_to(name, &ctx, out)
+            .map_err(|e| explain(&e))
     }
 }

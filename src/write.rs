@@ -56,6 +56,32 @@ pub struct Staging {
     made_dirs: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
+/// Where [`Staging::write_with`] streams a file: bytes and JSON in, with
+/// any failure reported against the file's path.
+pub struct Sink<'a> {
+    out: &'a mut dyn Write,
+    path: &'a Path,
+}
+
+impl<'a> Sink<'a> {
+    /// A sink writing to `out`; failures name `path`.
+    pub fn new(out: &'a mut dyn Write, path: &'a Path) -> Sink<'a> {
+        Sink { out, path }
+    }
+
+    /// Appends `bytes`.
+    pub fn put(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.out.write_all(bytes).map_err(ctx(self.path))
+    }
+
+    /// Appends `value` as compact JSON.
+    pub fn json(&mut self, value: &impl serde::Serialize) -> Result<(), WriteError> {
+        serde_json::to_writer(&mut *self.out, value)
+            .map_err(std::io::Error::from)
+            .map_err(ctx(self.path))
+    }
+}
+
 /// The files of a site this process wrote, by site path, with a hash of
 /// each one's bytes: what lets a rebuild under `serve` write only the files
 /// that changed.
@@ -227,6 +253,32 @@ impl Staging {
         w.write_all(bytes).map_err(ctx(&path))?;
         w.flush().map_err(ctx(&path))?;
         Ok(())
+    }
+
+    /// Writes what `fill` puts into its [`Sink`] to `rel`, as
+    /// [`Staging::write`] would write the same bytes. A clean build streams
+    /// them into the file, so a big site's JSON files (tens of megabytes at
+    /// 10,000 findings) are never whole in memory. A tracked build (under
+    /// `serve`) or one that reuses the previous site's files needs the
+    /// whole bytes to compare, so it gathers them first.
+    pub fn write_with<E: From<WriteError>>(
+        &self,
+        rel: &str,
+        fill: impl FnOnce(&mut Sink<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let path = self.path_of(rel);
+        if self.track || self.previous.is_some() {
+            let mut bytes = Vec::new();
+            fill(&mut Sink::new(&mut bytes, &path))?;
+            return Ok(self.write(rel, &bytes)?);
+        }
+        if let Some(parent) = path.parent() {
+            self.make_dir(parent)?;
+        }
+        let file = std::fs::File::create(&path).map_err(ctx(&path))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 15, file);
+        fill(&mut Sink::new(&mut w, &path))?;
+        Ok(w.flush().map_err(ctx(&path))?)
     }
 
     /// Creates `dir` (and its parents) in the staging folder, once.
