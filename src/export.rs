@@ -583,16 +583,20 @@ pub fn files(
         }
     }
     out.put(b"],\"runs\":")?;
-    // A run's export is its file and the findings that cite it (their
-    // `runs:`, part of their list hashes).
+    // A run's export is its file (with its tables) and the ids of the
+    // findings that cite it: a finding's title or body edit leaves it be.
     let inputs = (
         "runs json",
         model
             .runs
             .iter()
-            .map(|r| r.content_hash)
+            .map(|r| (&r.id, r.content_hash))
             .collect::<Vec<_>>(),
-        texts.iter().map(|t| t.list_hash).collect::<Vec<_>>(),
+        model
+            .citations
+            .iter()
+            .map(|c| c.iter().map(|&i| model.findings[i].id).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
     );
     if memo.enabled {
         let runs = memo.piece(inputs, || {

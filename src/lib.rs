@@ -139,6 +139,8 @@ pub struct Session {
     records: load::LoadCache,
     memo: render::Memo,
     manifest: Option<write::Manifest>,
+    /// The last build's templates, reused while their files are the same.
+    templates: Option<std::sync::Arc<templates::Templates>>,
 }
 
 impl Session {
@@ -148,6 +150,7 @@ impl Session {
             records: load::LoadCache::default(),
             memo: render::Memo::enabled(),
             manifest: None,
+            templates: None,
         }
     }
 
@@ -185,7 +188,11 @@ fn build_with(
             format!("{base}/")
         };
     }
-    let templates = templates::Templates::load(&opts.root).map_err(BuildError::Templates)?;
+    let templates = templates::Templates::load_reusing(
+        &opts.root,
+        session.as_ref().and_then(|s| s.templates.as_ref()),
+    )
+    .map_err(BuildError::Templates)?;
     let model = model::Model::build(site, loaded.findings, loaded.runs, opts.drafts);
     timings.model = lap();
     write::check_output(&opts.root, &opts.output)?;
@@ -230,6 +237,7 @@ fn build_with(
                     match finished {
                         Ok(manifest) => {
                             session.manifest = Some(manifest);
+                            session.templates = Some(templates.clone());
                             session.memo.commit();
                         }
                         Err(e) => {

@@ -151,18 +151,20 @@ struct ChartView {
 /// Everything about one finding, built once.
 #[derive(Clone)]
 struct Prepared {
-    card: Card,
+    card: Arc<Card>,
     /// The card rendered by the `card` macro, with `h3` and `h2` titles:
     /// what `finding_card` returns to templates.
     card_html: (Arc<str>, Arc<str>),
     /// Under a [`Memo`], a hash of all a list may show of the finding: its
     /// card and every field but the body (see `finding_key`); else 0.
     list_hash: u64,
-    summary_text: String,
+    summary_text: Arc<str>,
     /// The search index's terms and words of the finding (computed here,
-    /// so the body's text is not kept for the whole build).
-    search_terms: String,
-    search_words: String,
+    /// so the body's text is not kept for the whole build). Like the card,
+    /// shared with the [`Memo`]: a rebuild reuses a card by a refcount,
+    /// not a copy.
+    search_terms: Arc<str>,
+    search_words: Arc<str>,
 }
 
 /// Engine colours and names, for drawing charts, and what a build reuses.
@@ -654,8 +656,8 @@ pub fn render_site(
     let mut assets = crate::outputs::write(model, &texts, staging, memo)?;
     drop(texts);
     for p in &mut prepared {
-        p.search_terms = String::new();
-        p.search_words = String::new();
+        p.search_terms = Arc::from("");
+        p.search_words = Arc::from("");
     }
 
     // Pages are rendered in batches as they are listed, so that only one
@@ -1076,12 +1078,12 @@ fn prepare(
         piece(crate::templates::CARD_H2)?,
     );
     Ok(Prepared {
-        summary_text,
-        card,
+        summary_text: summary_text.into(),
+        card: Arc::new(card),
         card_html,
         list_hash,
-        search_terms,
-        search_words,
+        search_terms: search_terms.into(),
+        search_words: search_words.into(),
     })
 }
 
@@ -1126,7 +1128,7 @@ fn object<const N: usize>(fields: [(&str, serde_json::Value); N]) -> serde_json:
 /// are, without a copy of each (a home page of 10,000 findings would hold
 /// both).
 fn cards<'p>(prepared: &'p [Prepared], idx: &[usize]) -> Vec<&'p Card> {
-    idx.iter().map(|&i| &prepared[i].card).collect()
+    idx.iter().map(|&i| &*prepared[i].card).collect()
 }
 
 /// A version as written, linking to its page (whose spelling may differ).
@@ -1745,7 +1747,7 @@ fn finding_jobs(
     let superseded = f
         .superseded_by
         .and_then(|s| model.by_id.get(&s))
-        .map(|&s| &prepared[s].card);
+        .map(|&s| &*prepared[s].card);
     let mut pv = page(
         model,
         path.clone(),
@@ -1758,7 +1760,7 @@ fn finding_jobs(
         template: "finding.html",
         page: pv,
         data: serde_json::json!({
-            "finding": p.card,
+            "finding": &*p.card,
             "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
             "body_html": body.html,
             "facts": facts,
@@ -1844,7 +1846,7 @@ fn engine_page(
                 .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
                 .collect();
             object([
-                ("finding", serde_json::json!(prepared[i].card)),
+                ("finding", serde_json::json!(&*prepared[i].card)),
                 ("note", serde_json::json!(entry.and_then(|x| x.note.as_deref()))),
                 ("cells", cells.into()),
             ])
@@ -1894,7 +1896,7 @@ fn version_page(
             .entry(s.as_str())
             .or_default()
             .push(serde_json::json!({
-                "finding": prepared[i].card,
+                "finding": &*prepared[i].card,
                 "note": entry.and_then(|x| x.note.clone()),
             }));
     }

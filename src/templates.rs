@@ -128,6 +128,25 @@ fn explain(e: &tera::Error) -> String {
 impl Templates {
     /// Loads the built-in templates and the overrides in `root/templates`.
     pub fn load(root: &Path) -> Result<Templates, String> {
+        Templates::parse(Templates::sources(root)?)
+    }
+
+    /// [`Templates::load`], unless the files are those `previous` was
+    /// parsed from: then `previous` itself (a rebuild under `serve` does
+    /// not parse unchanged templates again).
+    pub fn load_reusing(
+        root: &Path,
+        previous: Option<&Arc<Templates>>,
+    ) -> Result<Arc<Templates>, String> {
+        let files = Templates::sources(root)?;
+        match previous {
+            Some(p) if p.fingerprint == crate::render::hash_of(&files) => Ok(p.clone()),
+            _ => Templates::parse(files).map(Arc::new),
+        }
+    }
+
+    /// The built-in templates with the site's own over them, by name.
+    fn sources(root: &Path) -> Result<Vec<(String, String)>, String> {
         let mut files: Vec<(String, String)> = BUILTIN
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
@@ -154,6 +173,10 @@ impl Templates {
                 files.push((name, text));
             }
         }
+        Ok(files)
+    }
+
+    fn parse(files: Vec<(String, String)>) -> Result<Templates, String> {
         let fingerprint = crate::render::hash_of(&files);
         let mut tera = Tera::default();
         tera.autoescape_on(vec![".html"]);

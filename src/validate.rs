@@ -29,8 +29,10 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
     let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
     let facts: Vec<&markdown::BodyFacts> = loaded.findings.iter().map(|f| &f.facts).collect();
-    let public = site_pages(site, &loaded.findings, &loaded.runs, false);
-    let with_drafts = site_pages(site, &loaded.findings, &loaded.runs, true);
+    let (public, with_drafts) = rayon::join(
+        || site_pages(site, &loaded.findings, &loaded.runs, false),
+        || site_pages(site, &loaded.findings, &loaded.runs, true),
+    );
     let ctx = Ctx {
         findings: &loaded.findings,
         site,

@@ -400,7 +400,14 @@ fn list_dir(root: &Path, sub: &str, dirs: bool, diags: &mut Diagnostics) -> Vec<
                 continue;
             }
         }
-        if path.is_dir() == dirs {
+        // The listing tells a folder from a file without asking the system
+        // again; only a link (already checked above) is followed.
+        let is_dir = if entry.path_is_symlink() {
+            path.is_dir()
+        } else {
+            entry.file_type().is_dir()
+        };
+        if is_dir == dirs {
             out.push(rel);
         }
     }
