@@ -437,17 +437,25 @@ pub fn plain_text(text: &str) -> String {
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
+    // Runs of plain text are copied whole: every value a template prints
+    // goes through here. The five characters are ASCII, so a byte index
+    // of one is always a character boundary.
+    let mut out = String::with_capacity(s.len() + s.len() / 16);
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[plain..i]);
+        out.push_str(entity);
+        plain = i + 1;
     }
+    out.push_str(&s[plain..]);
     out
 }
 
@@ -457,6 +465,16 @@ mod tests {
 
     fn none(_: &str) -> Option<String> {
         None
+    }
+
+    #[test]
+    fn escape_replaces_the_five_characters_and_keeps_the_rest() {
+        assert_eq!(
+            escape("a<b>&\"c\" 'd' — é<"),
+            "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; — é&lt;"
+        );
+        assert_eq!(escape(""), "");
+        assert_eq!(escape("plain"), "plain");
     }
 
     #[test]
