@@ -1063,20 +1063,14 @@ fn prepare(
     };
     // The card as lists show it, through the site's `card` macro.
     let value = serde_json::to_value(&card).unwrap_or_default();
-    let piece = |name: &str| {
-        templates
-            .render_piece(name, &value)
-            .map(Arc::<str>::from)
-            .map_err(|message| RenderError::Template {
-                template: name.to_string(),
-                page: urls::finding(&f.slug),
-                message,
-            })
-    };
-    let card_html = (
-        piece(crate::templates::CARD)?,
-        piece(crate::templates::CARD_H2)?,
-    );
+    let (h3, h2) = templates
+        .card_titles(&value)
+        .map_err(|message| RenderError::Template {
+            template: crate::templates::CARD.to_string(),
+            page: urls::finding(&f.slug),
+            message,
+        })?;
+    let card_html = (Arc::<str>::from(h3), Arc::<str>::from(h2));
     Ok(Prepared {
         summary_text: summary_text.into(),
         card: Arc::new(card),

@@ -38,6 +38,12 @@ const BUILTIN: &[(&str, &str)] = &[
         CARD_H2,
         "{% import \"macros.html\" as m %}{{ m::card(f=f, heading=\"h2\") }}",
     ),
+    // The card with its heading's tag name given by the caller (see
+    // `Templates::card_titles`).
+    (
+        CARD_ANY,
+        "{% import \"macros.html\" as m %}{{ m::card(f=f, heading=heading) }}",
+    ),
     // A chart's figure, rendered once by the `chart` macro and pasted on
     // the finding's page and the run's page (`c.html`).
     (
@@ -53,6 +59,11 @@ pub const CHART: &str = "_chart.html";
 pub const CARD: &str = "_card.html";
 /// The same card with an `h2` title, for pages whose lists are the main content.
 pub const CARD_H2: &str = "_card_h2.html";
+/// The same card with the heading of the variable `heading`.
+const CARD_ANY: &str = "_card_any.html";
+/// Stands for the heading's tag name in one rendering of the built-in
+/// `card` macro, which prints `heading` as it is and nowhere else.
+const HEADING: &str = "\u{1}heading\u{1}";
 
 /// The cards of this build's findings by id, with `h3` and `h2` titles.
 pub type Cards = std::collections::HashMap<u32, (Arc<str>, Arc<str>)>;
@@ -111,6 +122,8 @@ pub struct Templates {
     /// A hash of every template's name and text, so a rebuild knows when
     /// pages must be rendered again because a template changed.
     fingerprint: u64,
+    /// Whether the site has its own `macros.html` (see `card_titles`).
+    own_macros: bool,
 }
 
 /// Explains a tera error with all its causes on one line.
@@ -178,6 +191,9 @@ impl Templates {
 
     fn parse(files: Vec<(String, String)>) -> Result<Templates, String> {
         let fingerprint = crate::render::hash_of(&files);
+        let own_macros = files
+            .iter()
+            .any(|(n, t)| n == "macros.html" && BUILTIN.iter().all(|(b, bt)| b != n || bt != t));
         let mut tera = Tera::default();
         tera.autoescape_on(vec![".html"]);
         // Tera's default also escapes '/', which makes every URL unreadable;
@@ -191,6 +207,7 @@ impl Templates {
             tera,
             cards,
             fingerprint,
+            own_macros,
         })
     }
 
@@ -208,6 +225,29 @@ impl Templates {
         ctx.insert("f", value);
         ctx.insert("root", crate::markdown::ROOT);
         self.tera.render(name, &ctx).map_err(|e| explain(&e))
+    }
+
+    /// A finding's card (`value`) with an `h3` and with an `h2` title, as
+    /// [`CARD`] and [`CARD_H2`] render it. The built-in `card` macro prints
+    /// its `heading` only as the title's tag name, so one rendering with a
+    /// stand-in serves both (half the card renders of a build); a site's
+    /// own macro, or a card whose text holds the stand-in, gets both
+    /// renderings.
+    pub fn card_titles(&self, value: &serde_json::Value) -> Result<(String, String), String> {
+        if !self.own_macros {
+            let mut ctx = Context::new();
+            ctx.insert("f", value);
+            ctx.insert("root", crate::markdown::ROOT);
+            ctx.insert("heading", HEADING);
+            let any = self.tera.render(CARD_ANY, &ctx).map_err(|e| explain(&e))?;
+            if any.matches(HEADING).count() == 2 {
+                return Ok((any.replace(HEADING, "h3"), any.replace(HEADING, "h2")));
+            }
+        }
+        Ok((
+            self.render_piece(CARD, value)?,
+            self.render_piece(CARD_H2, value)?,
+        ))
     }
 
     /// A hash of all the templates (see the field).
@@ -231,5 +271,64 @@ impl Templates {
         self.tera
             .render_to(name, &ctx, out)
             .map_err(|e| explain(&e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(title_html: &str) -> serde_json::Value {
+        serde_json::json!({
+            "id": 7, "label": "F7", "url": "findings/x/", "title_html": title_html,
+            "title_text": "x", "advice": "Check", "status": "open", "status_note": null,
+            "summary_html": "A <em>summary</em>.", "group": "g",
+            "engines": [{"id": "vllm", "name": "vLLM", "color": "#123", "url": "engines/vllm/", "versions": "0.31"}],
+        })
+    }
+
+    fn both(t: &Templates, value: &serde_json::Value) -> (String, String) {
+        (
+            t.render_piece(CARD, value).unwrap(),
+            t.render_piece(CARD_H2, value).unwrap(),
+        )
+    }
+
+    #[test]
+    fn one_rendering_of_the_built_in_card_gives_both_titles() {
+        let t = Templates::parse(Templates::sources(Path::new("/nonexistent")).unwrap()).unwrap();
+        assert!(!t.own_macros);
+        for title in [
+            "Plain",
+            "With <code>h3</code> and </h3> text",
+            &format!("Holds {HEADING}"),
+        ] {
+            let value = card(title);
+            let (h3, h2) = t.card_titles(&value).unwrap();
+            assert_eq!((h3.clone(), h2.clone()), both(&t, &value));
+            assert!(h3.contains("<h3 class=\"card-title\">") && h2.contains("</h2>"));
+        }
+    }
+
+    #[test]
+    fn a_site_card_macro_that_reads_its_heading_is_rendered_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("templates")).unwrap();
+        let mine = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == "macros.html")
+            .unwrap()
+            .1
+            .replace(
+                "{% macro card(f, heading=\"h3\", note=\"\") -%}",
+                "{% macro card(f, heading=\"h3\", note=\"\") -%}{% if heading == \"h2\" %}<b>main</b>{% endif %}",
+            );
+        std::fs::write(dir.path().join("templates/macros.html"), mine).unwrap();
+        let t = Templates::load(dir.path()).unwrap();
+        assert!(t.own_macros);
+        let value = card("Plain");
+        let (h3, h2) = t.card_titles(&value).unwrap();
+        assert_eq!((h3.clone(), h2.clone()), both(&t, &value));
+        assert!(h2.contains("<b>main</b>") && !h3.contains("<b>main</b>"));
     }
 }
