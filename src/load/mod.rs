@@ -424,7 +424,15 @@ pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, D
     use std::io::Read;
     let path = root.join(rel);
     let fail = |msg: String| Diagnostic::error(rel, Span::default(), msg);
-    let meta = std::fs::metadata(&path).map_err(|e| {
+    // One `lstat` tells both what the file is and whether it is a link;
+    // only a link costs a second call, to follow it.
+    let link_meta = std::fs::symlink_metadata(&path);
+    let is_link = link_meta.as_ref().is_ok_and(|m| m.file_type().is_symlink());
+    let meta = match link_meta {
+        Ok(m) if !is_link => Ok(m),
+        _ => std::fs::metadata(&path),
+    };
+    let meta = meta.map_err(|e| {
         let d = fail(format!("cannot read the file: {}", io_reason(&e)));
         if e.kind() == std::io::ErrorKind::NotFound && rel == Path::new("site.yaml") {
             d.hint("a findings folder needs site.yaml at its root; is --root pointing at the right folder?")
@@ -441,7 +449,7 @@ pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, D
                 .hint("findings reads only regular files; replace it with one"),
         );
     }
-    if !inside(root, &path) {
+    if !inside_as(root, &path, is_link) {
         return Err(
             fail("leads outside the site folder through a symbolic link".into())
                 .hint("copy the file into the folder instead of linking to it"),
@@ -467,23 +475,32 @@ pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, D
 
 /// True when `path`, with every symbolic link followed, lies inside `root`.
 fn inside(root: &Path, path: &Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).map_or(true, |m| m.file_type().is_symlink());
+    inside_as(root, path, is_link)
+}
+
+/// [`inside`] for a `path` known to be a link or not.
+fn inside_as(root: &Path, path: &Path, is_link: bool) -> bool {
     let Some(root) = canonical_dir(root) else {
         return false;
     };
     // A file that is not itself a link is where its folder is: resolve the
     // folder once (a site has a few thousand) rather than every file's
     // path, which costs a system call per component.
-    let target = match (
-        std::fs::symlink_metadata(path),
-        path.parent(),
-        path.file_name(),
-    ) {
-        (Ok(m), Some(dir), Some(name)) if !m.file_type().is_symlink() => {
-            canonical_dir(dir).map(|d| d.join(name))
-        }
+    let target = match (is_link, last_name(path)) {
+        (false, Some((dir, name))) => canonical_dir(dir).map(|d| d.join(name)),
         _ => path.canonicalize().ok(),
     };
     target.is_some_and(|t| t.starts_with(root))
+}
+
+/// `path`'s folder and last name, when the last component is a name (not
+/// `.`, `..` or a root).
+fn last_name(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
+    match path.components().next_back()? {
+        std::path::Component::Normal(name) => Some((path.parent()?, name)),
+        _ => None,
+    }
 }
 
 /// Folders resolved during the current load (see [`inside`]); emptied when
@@ -497,7 +514,19 @@ fn canonical_dir(dir: &Path) -> Option<PathBuf> {
             return Some(c.clone());
         }
     }
-    let c = dir.canonicalize().ok()?;
+    // A folder that is not itself a link is inside its parent's resolved
+    // path: one `lstat` instead of resolving every component again (each
+    // run has its own folder, ten thousand of them in a big site).
+    let resolved = match (std::fs::symlink_metadata(dir), last_name(dir)) {
+        (Ok(m), Some((parent, name))) if m.is_dir() && !parent.as_os_str().is_empty() => {
+            canonical_dir(parent).map(|p| p.join(name))
+        }
+        _ => None,
+    };
+    let c = match resolved {
+        Some(c) => c,
+        None => dir.canonicalize().ok()?,
+    };
     if let Ok(mut cache) = CANONICAL_DIRS.lock() {
         cache
             .get_or_insert_with(Default::default)
