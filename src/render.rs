@@ -1215,7 +1215,8 @@ fn jobs<'a>(
     );
 
     // Findings, short URLs and aliases (and the runs they own, see
-    // `run_owners`): built a batch at a time, in parallel.
+    // `run_owners`): in parallel, each finding's pages rendered by the
+    // thread that built their contexts.
     let owners = run_owners(model);
     let every: Vec<usize> = (0..model.findings.len()).collect();
     // A rebuild keeps the pages of a finding none of whose inputs changed
