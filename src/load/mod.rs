@@ -360,21 +360,32 @@ fn list_dir(root: &Path, sub: &str, dirs: bool, diags: &mut Diagnostics) -> Vec<
         return Vec::new();
     }
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(&base)
-        .min_depth(1)
-        .max_depth(1)
-        .sort_by_file_name()
-    {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                diags.push(Diagnostic::error(
-                    Path::new(sub),
-                    Span::default(),
-                    format!("cannot list the folder: {e}"),
-                ));
-                continue;
+    // std's listing, not walkdir's: walkdir opens and reads every folder it
+    // meets, even past its depth limit, which for data/runs meant reading
+    // all ten thousand run folders before loading any.
+    let fail = |diags: &mut Diagnostics, e: std::io::Error| {
+        diags.push(Diagnostic::error(
+            Path::new(sub),
+            Span::default(),
+            format!("cannot list the folder: {e}"),
+        ));
+    };
+    let mut entries: Vec<std::fs::DirEntry> = Vec::new();
+    match std::fs::read_dir(&base) {
+        Ok(list) => {
+            for entry in list {
+                match entry {
+                    Ok(e) => entries.push(e),
+                    Err(e) => fail(diags, e),
+                }
             }
+        }
+        Err(e) => fail(diags, e),
+    }
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let Ok(file_type) = entry.file_type() else {
+            continue;
         };
         let name = entry.file_name().to_string_lossy().to_string();
         if ignored(&name) {
@@ -382,7 +393,7 @@ fn list_dir(root: &Path, sub: &str, dirs: bool, diags: &mut Diagnostics) -> Vec<
         }
         let rel = Path::new(sub).join(&name);
         let path = entry.path();
-        if entry.path_is_symlink() {
+        if file_type.is_symlink() {
             // A link may point anywhere; follow it only if it stays inside the root.
             let inside = match (path.canonicalize(), root.canonicalize()) {
                 (Ok(target), Ok(r)) => target.starts_with(r),
@@ -402,10 +413,10 @@ fn list_dir(root: &Path, sub: &str, dirs: bool, diags: &mut Diagnostics) -> Vec<
         }
         // The listing tells a folder from a file without asking the system
         // again; only a link (already checked above) is followed.
-        let is_dir = if entry.path_is_symlink() {
+        let is_dir = if file_type.is_symlink() {
             path.is_dir()
         } else {
-            entry.file_type().is_dir()
+            file_type.is_dir()
         };
         if is_dir == dirs {
             out.push(rel);
