@@ -393,15 +393,26 @@ struct Batch<'a> {
     memo: &'a Memo,
     /// How many list entries the pending pages hold (see [`weight`]).
     weight: usize,
+    /// Whether a pending page will hold more than [`BIG_PAGE`] entries.
+    big: bool,
     pages: usize,
     error: Option<RenderError>,
 }
 
-/// List entries a batch may hold before it is rendered: a list page of a
-/// big site carries thousands of cards in its context, and holding every
-/// tag, version and engine page of 10,000 findings at once would take
-/// hundreds of megabytes.
+/// List entries that the pages of a batch may hold before it is rendered:
+/// a list page of a big site carries thousands of cards in its context,
+/// and holding every tag, version and engine page of 10,000 findings at
+/// once would take hundreds of megabytes. This counts the contexts built
+/// when a page is listed; a page whose context is built when it renders
+/// (see [`Batch::later`]) holds nothing until then.
 const BATCH_WEIGHT: usize = 5_000;
+
+/// A page with more list entries than this renders in a batch of its own
+/// kind: at most one per batch, beside any number of smaller ones. Each
+/// rendering thread holds one page's context at a time, so two such pages
+/// (the home and the open-status page of 10,000 findings, 20 MB of context
+/// each) never render at once, while small pages keep the other core busy.
+const BIG_PAGE: usize = 2_500;
 
 /// Roughly how many list entries a page's context holds: the lengths of
 /// its arrays, and of the arrays in their items, two levels down. Cheap
@@ -473,16 +484,20 @@ impl<'a> Batch<'a> {
 
     fn push(&mut self, job: Job) {
         let w = weight(&job.data);
-        self.add(Pending::Ready(job), w);
+        self.add(Pending::Ready(job), w, w);
     }
 
-    fn add(&mut self, pending: Pending<'a>, weight: usize) {
-        // A page that would take the batch past its weight goes into the
-        // next one: a batch holds at most BATCH_WEIGHT entries, or one page.
-        if !self.pending.is_empty() && self.weight + weight > BATCH_WEIGHT {
+    /// Adds a page that will hold `entries` list entries, `held` of them
+    /// from now on (its context is built), the rest when it renders.
+    fn add(&mut self, pending: Pending<'a>, entries: usize, held: usize) {
+        let big = entries > BIG_PAGE;
+        // A page that would take the batch past its weight, or a second big
+        // page, goes into the next batch.
+        if !self.pending.is_empty() && (self.weight + held > BATCH_WEIGHT || (big && self.big)) {
             self.flush();
         }
-        self.weight += weight;
+        self.weight += held;
+        self.big |= big;
         self.pending.push(pending);
         if self.pending.len() >= BATCH || self.weight >= BATCH_WEIGHT {
             self.flush();
@@ -502,7 +517,7 @@ impl<'a> Batch<'a> {
         make: impl FnOnce() -> Job + Send + 'a,
     ) {
         if !self.kept(key, template, path) {
-            self.add(Pending::Later(Box::new(make)), 1 + entries);
+            self.add(Pending::Later(Box::new(make)), 1 + entries, 0);
         }
     }
 
@@ -514,6 +529,7 @@ impl<'a> Batch<'a> {
 
     fn flush(&mut self) {
         self.weight = 0;
+        self.big = false;
         let jobs = std::mem::take(&mut self.pending);
         if self.error.is_some() {
             return;
@@ -727,6 +743,7 @@ pub fn render_site(
         keep: &keep,
         memo,
         weight: 0,
+        big: false,
         pages: 0,
         error: None,
     };
@@ -1244,7 +1261,9 @@ fn jobs<'a>(
         // Each finding's pages are rendered as soon as their contexts are
         // built, by the thread that built them: no chunk of contexts (each
         // with its body's HTML and its charts) waits in memory for a batch.
-        jobs.flush();
+        // Pages listed before (the home page) wait for the next batch; a
+        // finding that fails renders them first (see `Batch::fail`), so the
+        // error reported is still the first in page order.
         let render = jobs.render;
         // Each finding's page key and the pages it rendered.
         type Done = Result<(Option<u64>, Vec<PageRef>), RenderError>;
