@@ -803,9 +803,13 @@ fn run_table_csv(t: &Table) -> String {
 struct Relativize<'s, 'o> {
     out: &'s mut crate::write::Sink<'o>,
     root: &'s [u8],
-    /// The end of what came in so far when it may be the start of a marker
-    /// that the next write completes; not passed on yet.
-    held: Vec<u8>,
+    /// What came in and is not passed on yet. Tera writes a page in many
+    /// small pieces; they are gathered here and replaced a block at a
+    /// time. After a block, it keeps the end that may be the start of a
+    /// marker the next write completes.
+    buf: Vec<u8>,
+    /// How much `buf` gathers before markers are replaced.
+    block: usize,
     /// The last bytes passed on since the last marker (at most
     /// [`URL_START_MAX`]): whether the next marker starts a URL.
     recent: Vec<u8>,
@@ -818,6 +822,8 @@ struct Relativize<'s, 'o> {
 const URL_STARTS: [&[u8]; 4] = [b"href=\"", b"src=\"", b"action=\"", b"url="];
 /// The longest of [`URL_STARTS`].
 const URL_START_MAX: usize = 8;
+/// How much of a page [`Relativize`] gathers before replacing markers.
+const RELATIVIZE_BLOCK: usize = 16 * 1024;
 
 impl<'s, 'o> Relativize<'s, 'o> {
     fn new(out: &'s mut crate::write::Sink<'o>, root: &'s str) -> Self {
@@ -825,20 +831,21 @@ impl<'s, 'o> Relativize<'s, 'o> {
         Relativize {
             out,
             root: root.as_bytes(),
-            held: Vec::new(),
+            buf: Vec::with_capacity(RELATIVIZE_BLOCK + 1024),
+            block: RELATIVIZE_BLOCK,
             recent: Vec::with_capacity(2 * URL_START_MAX),
             failed: None,
         }
     }
 
-    /// Passes on `data`, holding back a tail that may be a cut marker
-    /// unless this is the `last` of the page.
-    fn pass(&mut self, data: &[u8], last: bool) -> Result<(), WriteError> {
+    /// Passes on what is gathered, but for a tail that may be a cut marker
+    /// unless this is the `last` of the page; that tail stays in `buf`.
+    fn pass(&mut self, last: bool) -> Result<(), WriteError> {
         static MARKER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
             std::sync::OnceLock::new();
         let finder = MARKER.get_or_init(|| memchr::memmem::Finder::new(ROOT.as_bytes()));
         let marker = ROOT.as_bytes();
-        let mut rest = data;
+        let mut rest = &self.buf[..];
         while let Some(i) = finder.find(rest) {
             let before = &rest[..i];
             let starts_url = URL_STARTS
@@ -857,23 +864,24 @@ impl<'s, 'o> Relativize<'s, 'o> {
                 .find(|&k| rest.ends_with(&marker[..k]))
                 .unwrap_or(0)
         };
-        let (now, later) = rest.split_at(rest.len() - cut);
+        let now = &rest[..rest.len() - cut];
         self.out.put(now)?;
-        self.recent.extend_from_slice(now);
+        self.recent
+            .extend_from_slice(&now[now.len().saturating_sub(URL_START_MAX)..]);
         if self.recent.len() > URL_START_MAX {
             self.recent.drain(..self.recent.len() - URL_START_MAX);
         }
-        self.held = later.to_vec();
+        let kept = self.buf.len() - cut;
+        self.buf.drain(..kept);
         Ok(())
     }
 
-    /// Passes on what is held back; the first failed write, if any.
+    /// Passes on the rest; the first failed write, if any.
     fn finish(mut self) -> Result<(), WriteError> {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        let held = std::mem::take(&mut self.held);
-        self.pass(&held, true)
+        self.pass(true)
     }
 }
 
@@ -891,14 +899,11 @@ impl std::io::Write for Relativize<'_, '_> {
         if self.failed.is_some() {
             return Err(std::io::Error::other("an earlier write failed"));
         }
-        let result = if self.held.is_empty() {
-            self.pass(buf, false)
-        } else {
-            let mut data = std::mem::take(&mut self.held);
-            data.extend_from_slice(buf);
-            self.pass(&data, false)
-        };
-        match result {
+        self.buf.extend_from_slice(buf);
+        if self.buf.len() < self.block {
+            return Ok(buf.len());
+        }
+        match self.pass(false) {
             Ok(()) => Ok(buf.len()),
             Err(e) => {
                 let message = e.to_string();
@@ -1983,12 +1988,14 @@ mod tests {
         out
     }
 
-    /// `html` written through [`Relativize`] in pieces of `size` bytes.
-    fn streamed(html: &str, root: &str, size: usize) -> String {
+    /// `html` written through [`Relativize`] in pieces of `size` bytes,
+    /// replaced in blocks of `block` bytes.
+    fn streamed(html: &str, root: &str, size: usize, block: usize) -> String {
         let mut bytes = Vec::new();
         let path = std::path::PathBuf::from("page.html");
         let mut sink = crate::write::Sink::new(&mut bytes, &path);
         let mut w = Relativize::new(&mut sink, root);
+        w.block = block;
         for piece in html.as_bytes().chunks(size) {
             w.write_all(piece).unwrap();
         }
@@ -2009,12 +2016,17 @@ mod tests {
             want.contains("href=\"../../findings/x/\"") && want.contains("names @@root@@/ stays")
         );
         for size in 1..=html.len() {
-            assert_eq!(
-                streamed(&html, "../../", size),
-                want,
-                "pieces of {size} bytes"
-            );
+            for block in [1, 5, 9, 64, RELATIVIZE_BLOCK] {
+                assert_eq!(
+                    streamed(&html, "../../", size, block),
+                    want,
+                    "pieces of {size} bytes, blocks of {block}"
+                );
+            }
         }
-        assert_eq!(streamed("<a href=\"@@root@@/\">", "", 3), "<a href=\"./\">");
+        assert_eq!(
+            streamed("<a href=\"@@root@@/\">", "", 3, 1),
+            "<a href=\"./\">"
+        );
     }
 }
