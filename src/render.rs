@@ -21,7 +21,7 @@ use crate::urls;
 use crate::write::{Staging, WriteError};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// What went wrong while rendering.
@@ -1340,12 +1340,16 @@ fn jobs<'a>(
         let id = &site.engines[ix.engine].id;
         let path = urls::engine(id);
         let legend = legend.clone();
+        let cells = match matrix_cells(model, palette.templates, ix) {
+            Ok(c) => c,
+            Err(e) => return jobs.fail(e),
+        };
         jobs.later(
             key(&path, &|| listing(&ix.findings)),
             "engine.html",
             path.clone(),
             ix.findings.len(),
-            move || engine_page(model, prepared, ix, &legend),
+            move || engine_page(model, prepared, ix, &legend, &cells),
         );
         for (j, v) in ix.versions.iter().enumerate() {
             let path = urls::version(id, v.as_str());
@@ -1846,11 +1850,45 @@ fn redirect(model: &Model, path: String, target: &str, title: &str) -> Job {
     }
 }
 
+/// The cells of an engine's version matrix, by version and state, as the
+/// `state_cell` macro renders them: an engine page of 10,000 findings has
+/// tens of thousands of cells but a few dozen distinct ones, and tera
+/// calling the macro for each took most of the page's time.
+fn matrix_cells(
+    model: &Model,
+    templates: &Templates,
+    ix: &EngineIndex,
+) -> Result<HashMap<(usize, State), String>, RenderError> {
+    let e = &model.site.engines[ix.engine];
+    let mut out = HashMap::new();
+    for row in &ix.cells {
+        for (j, &s) in row.iter().enumerate() {
+            if out.contains_key(&(j, s)) {
+                continue;
+            }
+            let value = serde_json::json!({
+                "cell": {"state": s.as_str(), "label": s.label(), "tested": s.is_tested()},
+                "version": vlink(model, &e.id, &ix.versions[j]),
+            });
+            let html = templates
+                .render_piece(crate::templates::CELL, &value)
+                .map_err(|message| RenderError::Template {
+                    template: crate::templates::CELL.to_string(),
+                    page: urls::engine(&e.id),
+                    message,
+                })?;
+            out.insert((j, s), html);
+        }
+    }
+    Ok(out)
+}
+
 fn engine_page(
     model: &Model,
     prepared: &[Prepared],
     ix: &EngineIndex,
     legend: &[serde_json::Value],
+    cells_html: &HashMap<(usize, State), String>,
 ) -> Job {
     let e = &model.site.engines[ix.engine];
     let versions: Vec<VersionLink> = ix.versions.iter().map(|v| vlink(model, &e.id, v)).collect();
@@ -1860,6 +1898,11 @@ fn engine_page(
         .zip(&ix.cells)
         .map(|(&i, cells)| {
             let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
+            let html: String = cells
+                .iter()
+                .enumerate()
+                .filter_map(|(j, s)| cells_html.get(&(j, *s)).map(String::as_str))
+                .collect();
             let cells: Vec<serde_json::Value> = cells
                 .iter()
                 .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
@@ -1868,6 +1911,7 @@ fn engine_page(
                 ("finding", serde_json::json!(&*prepared[i].card)),
                 ("note", serde_json::json!(entry.and_then(|x| x.note.as_deref()))),
                 ("cells", cells.into()),
+                ("cells_html", html.into()),
             ])
         })
         .collect();

@@ -44,6 +44,13 @@ const BUILTIN: &[(&str, &str)] = &[
         CARD_ANY,
         "{% import \"macros.html\" as m %}{{ m::card(f=f, heading=heading) }}",
     ),
+    // A cell of an engine's version matrix: one state at one version,
+    // rendered once per engine page by the `state_cell` macro and pasted in
+    // every row (`r.cells_html`).
+    (
+        CELL,
+        "{% import \"macros.html\" as m %}{{ m::state_cell(cell=f.cell, version=f.version) }}",
+    ),
     // A chart's figure, rendered once by the `chart` macro and pasted on
     // the finding's page and the run's page (`c.html`).
     (
@@ -51,6 +58,9 @@ const BUILTIN: &[(&str, &str)] = &[
         "{% import \"macros.html\" as m %}{{ m::chart(c=f) }}",
     ),
 ];
+
+/// The template of a version matrix cell (see [`BUILTIN`]).
+pub const CELL: &str = "_state_cell.html";
 
 /// The template of a chart's figure (see [`BUILTIN`]).
 pub const CHART: &str = "_chart.html";
