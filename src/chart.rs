@@ -38,8 +38,8 @@
 //! and `<desc>`, whose ids derive from the chart id and a hash of the input,
 //! so several charts can sit on one page. Output bytes depend only on input.
 
-use crate::markdown::escape;
 use crate::record::{ChartKind, ChartSpec, Table};
+use crate::util::escape_html;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::drawing::DrawingAreaErrorKind;
@@ -1470,8 +1470,8 @@ fn draw<X: AxisCoord, Y: AxisCoord>(
         kind = spec.kind.as_str(),
         w = plan.width,
         h = plan.height,
-        title = escape(&one_line(&spec.title)),
-        desc = escape(summary),
+        title = escape_html(&one_line(&spec.title)),
+        desc = escape_html(summary),
     );
     let _ = write!(
         svg,
@@ -1575,12 +1575,12 @@ impl Text {
         b.push('>');
         for (i, line) in lines.iter().enumerate() {
             if i == 0 {
-                b.push_str(&escape(line));
+                b.push_str(&escape_html(line));
             } else {
                 let _ = write!(
                     b,
                     "<tspan x=\"{x}\" dy=\"{LINE_H}\">{}</tspan>",
-                    escape(line)
+                    escape_html(line)
                 );
             }
         }

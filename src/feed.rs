@@ -13,11 +13,12 @@
 //! change. Beyond [`SITEMAP_URLS`] pages it becomes a sitemap index over
 //! `sitemap-1.xml`, `sitemap-2.xml`, ….
 
-use crate::markdown::ROOT;
 use crate::model::Model;
 use crate::outputs::FindingText;
 use crate::record::{Date, Finding};
 use crate::urls;
+use crate::urls::ROOT;
+use crate::util::escape_xml;
 use std::fmt::Write as _;
 
 /// The most entries a feed holds: the newest ones.
@@ -25,25 +26,6 @@ pub const FEED_ENTRIES: usize = 50;
 
 /// The most URLs in one sitemap file (the sitemap protocol's limit).
 pub const SITEMAP_URLS: usize = 50_000;
-
-/// Escapes text for XML content and attribute values, dropping characters
-/// that XML 1.0 does not allow at all.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// An RFC 3339 timestamp for a record date: midnight UTC.
 fn stamp(d: Date) -> String {
@@ -111,23 +93,27 @@ pub fn atom(
     let mut x = String::with_capacity(4096 + idx.len() * 4096);
     x.push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
     x.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
-    let _ = writeln!(x, "  <title>{}</title>", escape(&title));
+    let _ = writeln!(x, "  <title>{}</title>", escape_xml(&title));
     if let Some(s) = subtitle {
-        let _ = writeln!(x, "  <subtitle>{}</subtitle>", escape(&s));
+        let _ = writeln!(x, "  <subtitle>{}</subtitle>", escape_xml(&s));
     }
-    let _ = writeln!(x, "  <id>{}</id>", escape(&self_url));
+    let _ = writeln!(x, "  <id>{}</id>", escape_xml(&self_url));
     let _ = writeln!(
         x,
         "  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>",
-        escape(&self_url)
+        escape_xml(&self_url)
     );
     let _ = writeln!(
         x,
         "  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>",
-        escape(&alternate)
+        escape_xml(&alternate)
     );
     let _ = writeln!(x, "  <updated>{updated}</updated>");
-    let _ = writeln!(x, "  <author><name>{}</name></author>", escape(&site.title));
+    let _ = writeln!(
+        x,
+        "  <author><name>{}</name></author>",
+        escape_xml(&site.title)
+    );
     x.push_str("  <generator>findings</generator>\n");
     for &i in &idx {
         // An entry is made of the finding's file and what every page reads.
@@ -150,17 +136,17 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, memo: &cr
     let _ = writeln!(
         x,
         "    <title>{}</title>",
-        escape(&format!("F{}: {}", f.id, t.title_text))
+        escape_xml(&format!("F{}: {}", f.id, t.title_text))
     );
     let _ = writeln!(
         x,
         "    <id>{}</id>",
-        escape(&format!("{base}{}", urls::short(f.id)))
+        escape_xml(&format!("{base}{}", urls::short(f.id)))
     );
     let _ = writeln!(
         x,
         "    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>",
-        escape(&page)
+        escape_xml(&page)
     );
     let _ = writeln!(x, "    <published>{}</published>", stamp(f.published));
     let _ = writeln!(x, "    <updated>{}</updated>", stamp(changed(f)));
@@ -168,20 +154,20 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, memo: &cr
         let _ = writeln!(
             x,
             "    <category term=\"{}\" label=\"{}\"/>",
-            escape(&g.id),
-            escape(&g.title)
+            escape_xml(&g.id),
+            escape_xml(&g.title)
         );
     }
     for e in &f.engines {
-        let _ = writeln!(x, "    <category term=\"{}\"/>", escape(&e.engine));
+        let _ = writeln!(x, "    <category term=\"{}\"/>", escape_xml(&e.engine));
     }
     for tag in &f.tags {
-        let _ = writeln!(x, "    <category term=\"{}\"/>", escape(tag));
+        let _ = writeln!(x, "    <category term=\"{}\"/>", escape_xml(tag));
     }
     let _ = writeln!(
         x,
         "    <summary type=\"text\">{}</summary>",
-        escape(&crate::outputs::description(&f.advice, t.summary_text))
+        escape_xml(&crate::outputs::description(&f.advice, t.summary_text))
     );
     // The page's own links are relative; in a feed they must be absolute.
     // Heading self-links ("#") only make sense on the page.
@@ -192,14 +178,14 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, memo: &cr
     }
     let html = format!(
         "<p><strong>{}</strong> ({})</p>\n{body}",
-        crate::markdown::escape(&f.advice),
-        crate::markdown::escape(&status)
+        crate::util::escape_html(&f.advice),
+        crate::util::escape_html(&status)
     );
     let _ = writeln!(
         x,
         "    <content type=\"html\" xml:base=\"{}\">{}</content>",
-        escape(&page),
-        escape(&html)
+        escape_xml(&page),
+        escape_xml(&html)
     );
     x.push_str("  </entry>\n");
 }
@@ -239,7 +225,7 @@ pub fn sitemap(model: &Model, pages: &[String]) -> Vec<(String, String)> {
         x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         x.push_str("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
         for p in chunk {
-            let _ = write!(x, "  <url><loc>{}</loc>", escape(&format!("{base}{p}")));
+            let _ = write!(x, "  <url><loc>{}</loc>", escape_xml(&format!("{base}{p}")));
             if let Some(d) = lastmod.get(p.as_str()) {
                 let _ = write!(x, "<lastmod>{d}</lastmod>");
             }
@@ -260,7 +246,7 @@ pub fn sitemap(model: &Model, pages: &[String]) -> Vec<(String, String)> {
         let _ = writeln!(
             index,
             "  <sitemap><loc>{}</loc></sitemap>",
-            escape(&format!("{base}{name}"))
+            escape_xml(&format!("{base}{name}"))
         );
         files.push((name, urlset(chunk)));
     }
@@ -277,17 +263,4 @@ pub fn robots(model: &Model) -> String {
         model.site.base_url,
         urls::SITEMAP
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup_and_drops_what_xml_forbids() {
-        assert_eq!(
-            escape("a < b & \"c\" 'd' >\u{1}\u{FFFF}é\n"),
-            "a &lt; b &amp; &quot;c&quot; &apos;d&apos; &gt;é\n"
-        );
-    }
 }

@@ -12,12 +12,13 @@
 //!
 //! [`check`] and [`build`] run the stages for the CLI and for tests.
 
+pub mod assets;
 pub mod authoring;
 pub mod chart;
 pub mod diagnostics;
 pub mod export;
 pub mod feed;
-pub mod highlight;
+pub mod fuzz;
 pub mod load;
 pub mod markdown;
 pub mod model;
@@ -29,6 +30,7 @@ pub mod serve;
 pub mod state;
 pub mod templates;
 pub mod urls;
+pub mod util;
 pub mod validate;
 pub mod version;
 pub mod write;
@@ -268,7 +270,7 @@ fn build_with(
 /// Writes the built-in static files, then the site's own `static/` over them.
 fn copy_static(root: &Path, staging: &write::Staging) -> Result<usize, write::WriteError> {
     let mut n = 0;
-    for (name, text) in templates::BUILTIN_STATIC {
+    for (name, text) in assets::STATIC {
         staging.write(name, text.as_bytes())?;
         n += 1;
     }

@@ -9,7 +9,7 @@
 //! [`write_sitemaps`] after them.
 
 use crate::model::{EngineIndex, Model};
-use crate::record::{EngineEntry, Finding, Site, Status};
+use crate::record::{EngineEntry, Status};
 use crate::urls;
 use crate::write::{Staging, WriteError};
 use serde::Serialize;
@@ -32,13 +32,6 @@ pub struct FindingText<'a> {
     pub list_hash: u64,
 }
 
-/// The JSON Schemas of the record files, published under `schemas/`.
-pub const SCHEMAS: &[(&str, &str)] = &[
-    ("finding", include_str!("../schemas/finding.schema.json")),
-    ("run", include_str!("../schemas/run.schema.json")),
-    ("site", include_str!("../schemas/site.schema.json")),
-];
-
 /// The description of a finding for link previews and feeds: its advice,
 /// then its summary.
 pub fn description(advice: &str, summary: &str) -> String {
@@ -53,16 +46,6 @@ pub fn description(advice: &str, summary: &str) -> String {
     } else {
         format!("{advice}{sep}{summary}")
     }
-}
-
-/// JSON that is safe inside a `<script type="application/json">` element:
-/// `<`, `>` and `&` are written as `\u` escapes, which only strings hold.
-pub fn script_json(value: &impl Serialize) -> String {
-    serde_json::to_string(value)
-        .unwrap_or_else(|_| "null".into())
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
 }
 
 /// Collects the pages of a build that belong in the sitemap (all but
@@ -138,7 +121,7 @@ pub fn write(
     }
     staging.write(urls::ROBOTS, crate::feed::robots(model).as_bytes())?;
     n += 1;
-    for (name, text) in SCHEMAS {
+    for (name, text) in crate::assets::SCHEMAS {
         staging.write(&urls::schema(name), text.as_bytes())?;
         n += 1;
     }
@@ -157,37 +140,6 @@ pub fn write_sitemaps(
         staging.write(path, text.as_bytes())?;
     }
     Ok(sitemaps.len())
-}
-
-/// Paths this module writes (and the static files), which no alias may
-/// take. A file `x.json` also reserves the folder `x.json/`, where an alias
-/// `/x.json` would go.
-pub fn reserved_paths(site: &Site, findings: &[std::sync::Arc<Finding>]) -> Vec<String> {
-    let mut files: Vec<String> = [
-        urls::SEARCH_INDEX,
-        urls::FEED,
-        urls::SITEMAP,
-        urls::ROBOTS,
-        urls::EXPORT,
-        "syntax-light.css",
-        "syntax-dark.css",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    files.extend(
-        crate::templates::BUILTIN_STATIC
-            .iter()
-            .map(|(n, _)| n.to_string()),
-    );
-    files.extend(SCHEMAS.iter().map(|(n, _)| urls::schema(n)));
-    files.extend(site.engines.iter().map(|e| urls::engine_feed(&e.id)));
-    files.extend(findings.iter().map(|f| urls::finding_json(f.id)));
-    let mut out: Vec<String> = files.iter().map(|f| format!("{f}/")).collect();
-    out.extend(files);
-    out.push(urls::SEARCH.to_string());
-    out.extend(Status::ALL.iter().map(|s| urls::status(s.as_str())));
-    out
 }
 
 /// The heading and explanation of each status page.
@@ -251,7 +203,7 @@ struct VersionJson<'a> {
 /// The filter bar of the home page: engines with their versions, groups and
 /// statuses, each with the page that lists it (the filter without JS).
 pub fn home_filters(model: &Model) -> serde_json::Value {
-    use crate::markdown::ROOT;
+    use crate::urls::ROOT;
     let site = &model.site;
     let engines: Vec<serde_json::Value> = model
         .engines
@@ -308,7 +260,7 @@ pub fn home_entries(model: &Model) -> String {
                 .collect(),
         );
     }
-    script_json(&map)
+    crate::util::script_json(&map)
 }
 
 #[derive(Serialize)]
@@ -353,7 +305,7 @@ pub fn engine_data(model: &Model, ix: &EngineIndex) -> String {
             })
         })
         .collect();
-    script_json(&serde_json::json!({
+    crate::util::script_json(&serde_json::json!({
         "engine": {"id": e.id, "name": e.name},
         "versions": versions,
         "findings": findings,
@@ -369,16 +321,5 @@ mod tests {
         assert_eq!(description("Pin it", "It moved."), "Pin it. It moved.");
         assert_eq!(description("Pin it!", "It moved."), "Pin it! It moved.");
         assert_eq!(description("Pin it", ""), "Pin it");
-    }
-
-    #[test]
-    fn script_json_cannot_close_the_script() {
-        let s = script_json(&serde_json::json!({"t": "</script><!-- & >"}));
-        assert!(
-            !s.contains('<') && !s.contains('>') && !s.contains('&'),
-            "{s}"
-        );
-        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
-        assert_eq!(back["t"], "</script><!-- & >");
     }
 }

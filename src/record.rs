@@ -337,7 +337,7 @@ pub struct Finding {
     pub body: String,
     /// The body's links and headings, found once when loading (for
     /// validation and backlinks).
-    pub facts: crate::markdown::BodyFacts,
+    pub facts: BodyFacts,
     /// Line of the file on which the body starts.
     pub body_line: usize,
     /// Field positions.
@@ -514,4 +514,26 @@ impl Run {
     pub fn chart(&self, id: &str) -> Option<&ChartSpec> {
         self.charts.iter().find(|c| c.id == id)
     }
+}
+
+/// A link found in a body, with its position (1-based, within the body).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyLink {
+    /// The destination as written.
+    pub url: String,
+    /// Line within the body.
+    pub line: usize,
+    /// Column within the line.
+    pub column: usize,
+}
+
+/// What validation needs to know about a body.
+#[derive(Debug, Default, Clone)]
+pub struct BodyFacts {
+    /// Every link and image destination.
+    pub links: Vec<BodyLink>,
+    /// Every heading id, in order.
+    pub heading_ids: Vec<String>,
+    /// Whether a level-2 heading "What to do" exists.
+    pub has_what_to_do: bool,
 }

@@ -12,12 +12,14 @@
 //! absolute, from `base_url`.
 
 use crate::chart::{self, ChartInput};
-use crate::markdown::{self, ROOT};
+use crate::markdown;
 use crate::model::{EngineIndex, Model};
 use crate::record::*;
 use crate::state::State;
 use crate::templates::Templates;
 use crate::urls;
+use crate::urls::ROOT;
+use crate::util::hash_of;
 use crate::write::{Staging, WriteError};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -360,14 +362,6 @@ impl<V: Clone> Cache<V> {
             .unwrap_or_else(|e| e.into_inner())
             .extend(next);
     }
-}
-
-/// A hash of `parts` (within one process; never stored). foldhash is
-/// several times faster than the standard SipHash on the long texts hashed
-/// here (page contexts, bodies), and no input is chosen by an attacker.
-pub(crate) fn hash_of(parts: impl std::hash::Hash) -> u64 {
-    use std::hash::BuildHasher;
-    foldhash::quality::FixedState::with_seed(0x5eed).hash_one(parts)
 }
 
 /// A page as a rebuild keeps it: its template and path.
@@ -768,9 +762,9 @@ pub fn render_site(
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .sum::<usize>();
-    let (light, dark) = crate::highlight::stylesheets();
-    staging.write("syntax-light.css", light.as_bytes())?;
-    staging.write("syntax-dark.css", dark.as_bytes())?;
+    let (light, dark) = crate::markdown::highlight::stylesheets();
+    staging.write(urls::SYNTAX_LIGHT, light.as_bytes())?;
+    staging.write(urls::SYNTAX_DARK, dark.as_bytes())?;
     assets += 2;
 
     assets += crate::outputs::write_sitemaps(model, &sitemap.pages(), staging)?;
@@ -1814,12 +1808,7 @@ fn finding_jobs(
         &p.card.title_text,
     ));
     for a in &f.aliases {
-        out.push(redirect(
-            model,
-            crate::validate::alias_path(a),
-            &target,
-            &p.card.title_text,
-        ));
+        out.push(redirect(model, urls::alias(a), &target, &p.card.title_text));
     }
     // The runs whose page goes with this finding's, sharing its drawings.
     let mut owned: Vec<usize> = drawn.iter().map(|&((r, _), _)| r).collect();

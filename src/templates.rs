@@ -110,18 +110,8 @@ impl tera::Function for CardFunction {
     }
 }
 
-/// The built-in static files (CSS, JS), by name.
-pub const BUILTIN_STATIC: &[(&str, &str)] = &[
-    ("style.css", include_str!("../static/style.css")),
-    ("site.js", include_str!("../static/site.js")),
-    ("versions.js", include_str!("../static/versions.js")),
-    ("search.js", include_str!("../static/search.js")),
-    ("filters.js", include_str!("../static/filters.js")),
-    ("your-version.js", include_str!("../static/your-version.js")),
-];
-
 fn escape_html(s: &str) -> String {
-    crate::markdown::escape(s)
+    crate::util::escape_html(s)
 }
 
 /// The parsed templates of a build.
@@ -163,7 +153,7 @@ impl Templates {
     ) -> Result<Arc<Templates>, String> {
         let files = Templates::sources(root)?;
         match previous {
-            Some(p) if p.fingerprint == crate::render::hash_of(&files) => Ok(p.clone()),
+            Some(p) if p.fingerprint == crate::util::hash_of(&files) => Ok(p.clone()),
             _ => Templates::parse(files).map(Arc::new),
         }
     }
@@ -200,7 +190,7 @@ impl Templates {
     }
 
     fn parse(files: Vec<(String, String)>) -> Result<Templates, String> {
-        let fingerprint = crate::render::hash_of(&files);
+        let fingerprint = crate::util::hash_of(&files);
         let own_macros = files
             .iter()
             .any(|(n, t)| n == "macros.html" && BUILTIN.iter().all(|(b, bt)| b != n || bt != t));
@@ -233,7 +223,7 @@ impl Templates {
     pub fn render_piece(&self, name: &str, value: &serde_json::Value) -> Result<String, String> {
         let mut ctx = Context::new();
         ctx.insert("f", value);
-        ctx.insert("root", crate::markdown::ROOT);
+        ctx.insert("root", crate::urls::ROOT);
         self.tera.render(name, &ctx).map_err(|e| explain(&e))
     }
 
@@ -247,7 +237,7 @@ impl Templates {
         if !self.own_macros {
             let mut ctx = Context::new();
             ctx.insert("f", value);
-            ctx.insert("root", crate::markdown::ROOT);
+            ctx.insert("root", crate::urls::ROOT);
             ctx.insert("heading", HEADING);
             let any = self.tera.render(CARD_ANY, &ctx).map_err(|e| explain(&e))?;
             if any.matches(HEADING).count() == 2 {
@@ -277,7 +267,7 @@ impl Templates {
         let mut ctx = Context::from_value(data).unwrap_or_default();
         ctx.insert("site", site);
         ctx.insert("page", page);
-        ctx.insert("root", crate::markdown::ROOT);
+        ctx.insert("root", crate::urls::ROOT);
         self.tera
             .render_to(name, &ctx, out)
             .map_err(|e| explain(&e))

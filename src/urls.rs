@@ -6,6 +6,14 @@
 //! These paths are permanent: changing one breaks links people pasted into
 //! issues, so add aliases instead.
 
+use crate::record::{Site, Status};
+
+/// Stands for the path from a page to the site root in every link the
+/// build writes: one rendering of a body or card serves pages at any
+/// depth, and the marker is replaced by the page's relative root (`../../`)
+/// as the page is written (see [`root_from`]).
+pub const ROOT: &str = "@@root@@/";
+
 /// A name made safe for a URL segment: lowercase letters, digits, `.`, `-`.
 pub fn segment(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
@@ -126,6 +134,51 @@ pub fn root_from(path: &str) -> String {
     let depth = path.trim_end_matches('/').matches('/').count() + usize::from(path.ends_with('/'));
     let depth = if path.is_empty() { 0 } else { depth };
     "../".repeat(depth)
+}
+
+/// The stylesheet of highlighted code in light mode.
+pub const SYNTAX_LIGHT: &str = "syntax-light.css";
+
+/// The stylesheet of highlighted code in dark mode.
+pub const SYNTAX_DARK: &str = "syntax-dark.css";
+
+/// The output path an alias is written to: `/old/x` → `old/x/`.
+pub fn alias(alias: &str) -> String {
+    let a = alias.trim_start_matches('/');
+    if a.is_empty() || a.ends_with('/') || a.ends_with(".html") {
+        a.to_string()
+    } else {
+        format!("{a}/")
+    }
+}
+
+/// The paths the build writes besides the pages of findings, runs,
+/// engines, groups, tags and models (generated files, the search and
+/// status pages, and the built-in static files), which no alias may take.
+/// A file `x.json` also reserves the folder `x.json/`, where an alias
+/// `/x.json` would go. Each finding's JSON file is reserved as well, by
+/// [`finding_json`].
+pub fn reserved(site: &Site) -> Vec<String> {
+    let mut files: Vec<String> = [
+        SEARCH_INDEX,
+        FEED,
+        SITEMAP,
+        ROBOTS,
+        EXPORT,
+        SYNTAX_LIGHT,
+        SYNTAX_DARK,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    files.extend(crate::assets::STATIC.iter().map(|(n, _)| n.to_string()));
+    files.extend(crate::assets::SCHEMAS.iter().map(|(n, _)| schema(n)));
+    files.extend(site.engines.iter().map(|e| engine_feed(&e.id)));
+    let mut out: Vec<String> = files.iter().map(|f| format!("{f}/")).collect();
+    out.extend(files);
+    out.push(SEARCH.to_string());
+    out.extend(Status::ALL.iter().map(|s| status(s.as_str())));
+    out
 }
 
 #[cfg(test)]

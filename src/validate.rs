@@ -9,7 +9,6 @@
 use crate::chart;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::{did_you_mean, parse_number, Loaded};
-use crate::markdown;
 use crate::record::*;
 use crate::urls;
 use crate::version::Version;
@@ -28,7 +27,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     // Records with errors of their own still exist: references to them are fine.
     let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
     let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
-    let facts: Vec<&markdown::BodyFacts> = loaded.findings.iter().map(|f| &f.facts).collect();
+    let facts: Vec<&BodyFacts> = loaded.findings.iter().map(|f| &f.facts).collect();
     let (public, with_drafts) = rayon::join(
         || site_pages(site, &loaded.findings, &loaded.runs, false),
         || site_pages(site, &loaded.findings, &loaded.runs, true),
@@ -104,7 +103,7 @@ struct Ctx<'a> {
     /// Index in `findings` of the first finding with each id.
     ids: &'a HashMap<u32, usize>,
     /// Body facts, by index in `findings`.
-    facts: &'a [&'a markdown::BodyFacts],
+    facts: &'a [&'a BodyFacts],
     /// The pages of a build without drafts.
     public: &'a Pages,
     /// The pages of a build with `--drafts`.
@@ -174,7 +173,7 @@ fn check_site(site: &Site, diags: &mut Diagnostics) {
     }
 }
 
-fn check_finding(ctx: &Ctx<'_>, f: &Finding, facts: &markdown::BodyFacts, diags: &mut Diagnostics) {
+fn check_finding(ctx: &Ctx<'_>, f: &Finding, facts: &BodyFacts, diags: &mut Diagnostics) {
     let site = ctx.site;
     if !site.groups.iter().any(|g| g.id == f.group) {
         let ids: Vec<&str> = site.groups.iter().map(|g| g.id.as_str()).collect();
@@ -604,7 +603,7 @@ pub fn site_pages(
     // src/outputs.rs writes, but not the folders it reserves next to its
     // files (`atom.xml/`): those are no pages, and aliases are checked
     // against files separately.
-    let mut reserved = crate::outputs::reserved_paths(site, &[]);
+    let mut reserved = urls::reserved(site);
     reserved.extend(built.iter().map(|f| urls::finding_json(f.id)));
     for r in &reserved {
         if !(r.ends_with('/') && reserved.contains(&r[..r.len() - 1].to_string())) {
@@ -669,7 +668,7 @@ fn check_aliases(loaded: &Loaded, public: &Pages, with_drafts: &Pages, diags: &m
                 );
                 continue;
             }
-            let key = alias_path(a);
+            let key = urls::alias(a);
             let file = page_file(&key);
             let folder_of = file
                 .match_indices('/')
@@ -716,16 +715,6 @@ fn check_aliases(loaded: &Loaded, public: &Pages, with_drafts: &Pages, diags: &m
                 seen.insert(file, f);
             }
         }
-    }
-}
-
-/// The output path an alias is written to: `/old/x` → `old/x/`.
-pub fn alias_path(alias: &str) -> String {
-    let a = alias.trim_start_matches('/');
-    if a.is_empty() || a.ends_with('/') || a.ends_with(".html") {
-        a.to_string()
-    } else {
-        format!("{a}/")
     }
 }
 

@@ -238,7 +238,7 @@ impl Staging {
     /// Writes `bytes` to `rel` inside the staging folder. `rel` is a site
     /// path: a folder path (`findings/x/`) means its `index.html`.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), WriteError> {
-        if self.track && self.record(rel, crate::render::hash_of(bytes)) {
+        if self.track && self.record(rel, crate::util::hash_of(bytes)) {
             return Ok(());
         }
         let path = self.path_of(rel);

@@ -686,7 +686,7 @@ fn assert_check_matches_build(root: &Path, drafts: bool) {
         .findings
         .iter()
         .filter(|f| drafts || !f.draft)
-        .flat_map(|f| f.aliases.iter().map(|a| findings::validate::alias_path(a)))
+        .flat_map(|f| f.aliases.iter().map(|a| findings::urls::alias(a)))
         .collect();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");

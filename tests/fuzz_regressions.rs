@@ -1,5 +1,5 @@
 //! Every input the fuzz targets found a problem with, fed to the same code
-//! they run (`findings::load::fuzz`), as ordinary tests. A new crash from
+//! they run (`findings::fuzz`), as ordinary tests. A new crash from
 //! `cargo fuzz run <target>` goes into `tests/fuzz_regressions/<target>/`
 //! once fixed. See docs/fuzzing.md.
 #![allow(missing_docs)]
@@ -31,17 +31,17 @@ fn each(target: &str, f: fn(&[u8])) {
 
 #[test]
 fn load_finding() {
-    each("load_finding", findings::load::fuzz::finding);
+    each("load_finding", findings::fuzz::finding);
 }
 
 #[test]
 fn load_run() {
-    each("load_run", findings::load::fuzz::run);
+    each("load_run", findings::fuzz::run);
 }
 
 #[test]
 fn version() {
-    each("version", findings::load::fuzz::version);
+    each("version", findings::fuzz::version);
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn the_targets_accept_the_bundled_records() {
     // are known to hold for good input.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for e in std::fs::read_dir(root.join("findings")).unwrap() {
-        findings::load::fuzz::finding(&std::fs::read(e.unwrap().path()).unwrap());
+        findings::fuzz::finding(&std::fs::read(e.unwrap().path()).unwrap());
     }
     for e in std::fs::read_dir(root.join("data/runs")).unwrap() {
         let dir = e.unwrap().path();
@@ -63,7 +63,7 @@ fn the_targets_accept_the_bundled_records() {
         if let Some(csv) = csv {
             data.extend(std::fs::read(csv).unwrap());
         }
-        findings::load::fuzz::run(&data);
+        findings::fuzz::run(&data);
     }
     for v in [
         "0.32.0",
@@ -71,6 +71,6 @@ fn the_targets_accept_the_bundled_records() {
         "1.3.0rc29\u{0}1.3.0",
         "v0.6.0-rc.1\u{0}0.6.0rc1",
     ] {
-        findings::load::fuzz::version(v.as_bytes());
+        findings::fuzz::version(v.as_bytes());
     }
 }

@@ -1,9 +1,9 @@
 //! Any bytes as a finding file, read as `findings check` reads one. See
-//! `findings::load::fuzz::finding` for what is checked.
+//! `findings::fuzz::finding` for what is checked.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    findings::load::fuzz::finding(data);
+    findings::fuzz::finding(data);
 });

@@ -1,9 +1,9 @@
-//! Any bytes as one or two versions. See `findings::load::fuzz::version`
+//! Any bytes as one or two versions. See `findings::fuzz::version`
 //! for what is checked.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    findings::load::fuzz::version(data);
+    findings::fuzz::version(data);
 });

@@ -7,7 +7,6 @@
 //! here; relations between files are left to `validate`.
 
 mod fields;
-pub mod fuzz;
 pub(crate) mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
@@ -705,7 +704,7 @@ fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> 
         format!("{base_url}/")
     };
     Some(Site {
-        content_hash: crate::render::hash_of(text),
+        content_hash: crate::util::hash_of(text),
         title,
         base_url,
         description,
@@ -959,7 +958,7 @@ fn parse_finding(file: &Path, text: &str, diags: &mut Diagnostics) -> Result<Fin
 
     Ok(Finding {
         path: file.to_path_buf(),
-        content_hash: crate::render::hash_of(text),
+        content_hash: crate::util::hash_of(text),
         slug,
         id: id.ok_or_else(fail)?,
         title: title.ok_or_else(fail)?,
@@ -1283,7 +1282,7 @@ fn parse_run(
         charts.push(chart);
     }
 
-    let content_hash = crate::render::hash_of((
+    let content_hash = crate::util::hash_of((
         text,
         tables
             .iter()

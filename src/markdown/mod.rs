@@ -4,16 +4,17 @@
 //! lists. Raw HTML in a body is never passed through: it is shown as text
 //! (escaped), which keeps pages free of injected markup without a sanitizer.
 //! `finding:N` and `run:ID` links become site links; internal links are
-//! written with [`ROOT`] in front and made relative per page when the page is
+//! written with [`ROOT`](crate::urls::ROOT) in front and made relative per page when the page is
 //! written, so one rendering serves pages at any depth.
 
+pub mod highlight;
+
+use crate::record::{BodyFacts, BodyLink};
+use crate::util::escape_html;
 use pulldown_cmark::{
     html, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
 };
 use std::collections::HashMap;
-
-/// Stands for the path from a page to the site root; see [`crate::render`].
-pub const ROOT: &str = "@@root@@/";
 
 /// The parser options used for every piece of Markdown on the site.
 pub fn options() -> Options {
@@ -76,28 +77,6 @@ pub fn is_safe_url(url: &str) -> bool {
             matches!(&lower[..i], "http" | "https" | "mailto" | "finding" | "run")
         }
     }
-}
-
-/// A link found in a body, with its position (1-based, within the body).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BodyLink {
-    /// The destination as written.
-    pub url: String,
-    /// Line within the body.
-    pub line: usize,
-    /// Column within the line.
-    pub column: usize,
-}
-
-/// What validation needs to know about a body.
-#[derive(Debug, Default, Clone)]
-pub struct BodyFacts {
-    /// Every link and image destination.
-    pub links: Vec<BodyLink>,
-    /// Every heading id, in order.
-    pub heading_ids: Vec<String>,
-    /// Whether a level-2 heading "What to do" exists.
-    pub has_what_to_do: bool,
 }
 
 fn is_what_to_do(text: &str) -> bool {
@@ -171,7 +150,7 @@ pub struct Rendered {
     pub has_code: bool,
 }
 
-/// Turns `finding:N` / `run:ID` into site paths (with [`ROOT`] in front);
+/// Turns `finding:N` / `run:ID` into site paths (with [`ROOT`](crate::urls::ROOT) in front);
 /// `None` leaves the link as written.
 pub type Resolver<'a> = &'a (dyn Fn(&str) -> Option<String> + Sync);
 
@@ -346,11 +325,11 @@ pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
 /// sideways, and keyboard users must be able to focus it to scroll it.
 fn code_block(code: &str, lang: &str) -> String {
     let lang_name = lang.split([' ', ',', '{']).next().unwrap_or("");
-    let inner = crate::highlight::highlight(code, lang).unwrap_or_else(|| escape(code));
+    let inner = highlight::highlight(code, lang).unwrap_or_else(|| escape_html(code));
     if lang_name.is_empty() {
         format!("<pre class=\"code\" tabindex=\"0\"><code>{inner}</code></pre>\n")
     } else {
-        let l = escape(lang_name);
+        let l = escape_html(lang_name);
         format!(
             "<pre class=\"code\" data-lang=\"{l}\" tabindex=\"0\"><code class=\"language-{l}\">{inner}</code></pre>\n"
         )
@@ -435,46 +414,13 @@ pub fn plain_text(text: &str) -> String {
     s.trim().to_string()
 }
 
-/// Escapes text for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    // Runs of plain text are copied whole: every value a template prints
-    // goes through here. The five characters are ASCII, so a byte index
-    // of one is always a character boundary.
-    let mut out = String::with_capacity(s.len() + s.len() / 16);
-    let mut plain = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let entity = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        out.push_str(&s[plain..i]);
-        out.push_str(entity);
-        plain = i + 1;
-    }
-    out.push_str(&s[plain..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::urls::ROOT;
 
     fn none(_: &str) -> Option<String> {
         None
-    }
-
-    #[test]
-    fn escape_replaces_the_five_characters_and_keeps_the_rest() {
-        assert_eq!(
-            escape("a<b>&\"c\" 'd' — é<"),
-            "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; — é&lt;"
-        );
-        assert_eq!(escape(""), "");
-        assert_eq!(escape("plain"), "plain");
     }
 
     #[test]

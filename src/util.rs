@@ -1,0 +1,97 @@
+//! Helpers every stage shares, below them all: hashing, and escaping text
+//! for HTML, XML and inline JSON. They know nothing of records or pages.
+
+/// A hash of `parts` (within one process; never stored). foldhash is
+/// several times faster than the standard SipHash on the long texts hashed
+/// here (page contexts, bodies), and no input is chosen by an attacker.
+pub fn hash_of(parts: impl std::hash::Hash) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0x5eed).hash_one(parts)
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape_html(s: &str) -> String {
+    // Runs of plain text are copied whole: every value a template prints
+    // goes through here. The five characters are ASCII, so a byte index
+    // of one is always a character boundary.
+    let mut out = String::with_capacity(s.len() + s.len() / 16);
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[plain..i]);
+        out.push_str(entity);
+        plain = i + 1;
+    }
+    out.push_str(&s[plain..]);
+    out
+}
+
+/// Escapes text for XML content and attribute values, dropping characters
+/// that XML 1.0 does not allow at all.
+pub fn escape_xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON that is safe inside a `<script type="application/json">` element:
+/// `<`, `>` and `&` are written as `\u` escapes, which only strings hold.
+pub fn script_json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_html_replaces_the_five_characters_and_keeps_the_rest() {
+        assert_eq!(
+            escape_html("a<b>&\"c\" 'd' — é<"),
+            "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; — é&lt;"
+        );
+        assert_eq!(escape_html(""), "");
+        assert_eq!(escape_html("plain"), "plain");
+    }
+
+    #[test]
+    fn escape_xml_escapes_markup_and_drops_what_xml_forbids() {
+        assert_eq!(
+            escape_xml("a < b & \"c\" 'd' >\u{1}\u{FFFF}é\n"),
+            "a &lt; b &amp; &quot;c&quot; &apos;d&apos; &gt;é\n"
+        );
+    }
+
+    #[test]
+    fn script_json_cannot_close_the_script() {
+        let s = script_json(&serde_json::json!({"t": "</script><!-- & >"}));
+        assert!(
+            !s.contains('<') && !s.contains('>') && !s.contains('&'),
+            "{s}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["t"], "</script><!-- & >");
+    }
+}
