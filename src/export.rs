@@ -8,9 +8,9 @@
 use crate::model::Model;
 use crate::outputs::FindingText;
 use crate::render::Memo;
+use crate::sink::{Sink, WriteError};
 use crate::state::state_of;
 use crate::urls;
-use crate::write::{Sink, WriteError};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -646,7 +646,7 @@ mod assembly_tests {
             .collect();
         let written = std::sync::Mutex::new(Vec::new());
         let mut whole = Vec::new();
-        let mut out = crate::write::Sink::new(&mut whole, std::path::Path::new("findings.json"));
+        let mut out = crate::sink::Sink::new(&mut whole, std::path::Path::new("findings.json"));
         files(
             &model,
             &texts,

@@ -27,6 +27,7 @@ pub mod record;
 pub mod render;
 pub mod search;
 pub mod serve;
+pub mod sink;
 pub mod state;
 pub mod templates;
 pub mod urls;
@@ -89,7 +90,7 @@ pub enum BuildError {
     Render(#[from] render::RenderError),
     /// The output folder could not be prepared or swapped.
     #[error(transparent)]
-    Write(#[from] write::WriteError),
+    Write(#[from] sink::WriteError),
 }
 
 /// What a successful build did.
@@ -268,7 +269,7 @@ fn build_with(
 }
 
 /// Writes the built-in static files, then the site's own `static/` over them.
-fn copy_static(root: &Path, staging: &write::Staging) -> Result<usize, write::WriteError> {
+fn copy_static(root: &Path, staging: &write::Staging) -> Result<usize, sink::WriteError> {
     let mut n = 0;
     for (name, text) in assets::STATIC {
         staging.write(name, text.as_bytes())?;

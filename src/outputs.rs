@@ -10,8 +10,9 @@
 
 use crate::model::{EngineIndex, Model};
 use crate::record::{EngineEntry, Status};
+use crate::sink::WriteError;
 use crate::urls;
-use crate::write::{Staging, WriteError};
+use crate::write::Staging;
 use serde::Serialize;
 
 /// What `render` already made of one finding, borrowed.

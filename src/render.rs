@@ -15,12 +15,13 @@ use crate::chart::{self, ChartInput};
 use crate::markdown;
 use crate::model::{EngineIndex, Model};
 use crate::record::*;
+use crate::sink::WriteError;
 use crate::state::State;
 use crate::templates::Templates;
 use crate::urls;
 use crate::urls::ROOT;
 use crate::util::hash_of;
-use crate::write::{Staging, WriteError};
+use crate::write::Staging;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -795,7 +796,7 @@ fn run_table_csv(t: &Table) -> String {
 /// only replaced where a URL starts (right after `href="`, `src="`,
 /// `action="` or `url=`), so text that happens to contain it stays.
 struct Relativize<'s, 'o> {
-    out: &'s mut crate::write::Sink<'o>,
+    out: &'s mut crate::sink::Sink<'o>,
     root: &'s [u8],
     /// What came in and is not passed on yet. Tera writes a page in many
     /// small pieces; they are gathered here and replaced a block at a
@@ -820,7 +821,7 @@ const URL_START_MAX: usize = 8;
 const RELATIVIZE_BLOCK: usize = 16 * 1024;
 
 impl<'s, 'o> Relativize<'s, 'o> {
-    fn new(out: &'s mut crate::write::Sink<'o>, root: &'s str) -> Self {
+    fn new(out: &'s mut crate::sink::Sink<'o>, root: &'s str) -> Self {
         let root = if root.is_empty() { "./" } else { root };
         Relativize {
             out,
@@ -2026,7 +2027,7 @@ mod tests {
     fn streamed(html: &str, root: &str, size: usize, block: usize) -> String {
         let mut bytes = Vec::new();
         let path = std::path::PathBuf::from("page.html");
-        let mut sink = crate::write::Sink::new(&mut bytes, &path);
+        let mut sink = crate::sink::Sink::new(&mut bytes, &path);
         let mut w = Relativize::new(&mut sink, root);
         w.block = block;
         for piece in html.as_bytes().chunks(size) {

@@ -22,8 +22,8 @@
 use crate::model::Model;
 use crate::outputs::FindingText;
 use crate::record::Finding;
+use crate::sink::{Sink, WriteError};
 use crate::urls;
-use crate::write::{Sink, WriteError};
 use serde::Serialize;
 use std::collections::HashSet;
 

@@ -12,28 +12,11 @@
 //! folder. That keeps rebuilds cheap and makes removing the previous site
 //! cheap too, since unchanged files keep their data blocks.
 
+use crate::sink::{at as ctx, Output, Sink, WriteError};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-/// A write that failed, with the path it was writing.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot write {}: {source}", path.display())]
-pub struct WriteError {
-    /// The file or folder.
-    pub path: PathBuf,
-    /// What the system said.
-    #[source]
-    pub source: std::io::Error,
-}
-
-fn ctx(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
-    move |source| WriteError {
-        path: path.to_path_buf(),
-        source,
-    }
-}
 
 /// The staging folder of a build into `output`.
 #[derive(Debug)]
@@ -54,32 +37,6 @@ pub struct Staging {
     /// files into a few thousand folders, and asking the system for each
     /// file's folder again would double the system calls.
     made_dirs: Mutex<std::collections::HashSet<PathBuf>>,
-}
-
-/// Where [`Staging::write_with`] streams a file: bytes and JSON in, with
-/// any failure reported against the file's path.
-pub struct Sink<'a> {
-    out: &'a mut dyn Write,
-    path: &'a Path,
-}
-
-impl<'a> Sink<'a> {
-    /// A sink writing to `out`; failures name `path`.
-    pub fn new(out: &'a mut dyn Write, path: &'a Path) -> Sink<'a> {
-        Sink { out, path }
-    }
-
-    /// Appends `bytes`.
-    pub fn put(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
-        self.out.write_all(bytes).map_err(ctx(self.path))
-    }
-
-    /// Appends `value` as compact JSON.
-    pub fn json(&mut self, value: &impl serde::Serialize) -> Result<(), WriteError> {
-        serde_json::to_writer(&mut *self.out, value)
-            .map_err(std::io::Error::from)
-            .map_err(ctx(self.path))
-    }
 }
 
 /// The files of a site this process wrote, by site path, with a hash of
@@ -422,6 +379,30 @@ impl Staging {
     /// Removes the staging folder after a failed build.
     pub fn discard(self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The stages hand their files to the staging folder through this trait
+/// (they do not know the write stage); each method is the one above.
+impl Output for Staging {
+    fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        Staging::write(self, rel, bytes)
+    }
+
+    fn write_with<E: From<WriteError>>(
+        &self,
+        rel: &str,
+        fill: impl FnOnce(&mut Sink<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        Staging::write_with(self, rel, fill)
+    }
+
+    fn keep(&self, rel: &str) -> bool {
+        Staging::keep(self, rel)
+    }
+
+    fn can_keep(&self, rel: &str) -> bool {
+        Staging::can_keep(self, rel)
     }
 }
 
