@@ -5,8 +5,8 @@
 
 mod common;
 use common::{run_in, tree, Site};
-use findings::export::{Export, FindingFile};
 use findings::model::Model;
+use findings::outputs::export::{Export, FindingFile};
 use findings::record::EngineEntry;
 use findings::state::state_of;
 use findings::version::Version;
@@ -746,7 +746,7 @@ fn feeds_are_atom_with_the_right_entries_and_absolute_links() {
                 })
                 .collect();
             want.sort_by(|&a, &b| changed(b).cmp(&changed(a)).then(b.cmp(&a)));
-            want.truncate(findings::feed::FEED_ENTRIES);
+            want.truncate(findings::outputs::feed::FEED_ENTRIES);
             let got: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
             let want_ids: Vec<String> = want.iter().map(|i| format!("{base}f/{i}/")).collect();
             assert_eq!(got, want_ids, "{path}");
@@ -860,7 +860,10 @@ fn json_export_round_trips_into_the_record_model() {
             format!("{}\n", serde_json::to_string(&export).unwrap()),
             text
         );
-        assert_eq!(export.schema_version, findings::export::SCHEMA_VERSION);
+        assert_eq!(
+            export.schema_version,
+            findings::outputs::export::SCHEMA_VERSION
+        );
         assert_eq!(export.site.base_url, base);
         assert_eq!(export.findings.len(), model.findings.len());
         for (x, f) in export.findings.iter().zip(&model.findings) {

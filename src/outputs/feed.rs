@@ -1,4 +1,4 @@
-//! Atom feeds, the sitemap and `robots.txt`.
+//! Atom feeds.
 //!
 //! Two kinds of feed: `atom.xml` for the whole site and
 //! `engines/<id>/atom.xml` for the findings that name one engine. Entries are
@@ -7,15 +7,11 @@
 //! records, never from the clock, so the same folder gives the same bytes.
 //! Entry ids are the findings' permanent addresses (`/f/<id>/`), so a feed
 //! reader keeps an entry as the same one across renames.
-//!
-//! `sitemap.xml` lists every page of the site except redirects and the 404
-//! page, with absolute URLs and, for finding pages, the date of the last
-//! change. Beyond [`SITEMAP_URLS`] pages it becomes a sitemap index over
-//! `sitemap-1.xml`, `sitemap-2.xml`, ….
 
 use crate::model::Model;
-use crate::outputs::FindingText;
 use crate::record::{Date, Finding};
+use crate::render::cards::{description, FindingText};
+use crate::render::reuse::Reuse;
 use crate::urls;
 use crate::urls::ROOT;
 use crate::util::escape_xml;
@@ -23,9 +19,6 @@ use std::fmt::Write as _;
 
 /// The most entries a feed holds: the newest ones.
 pub const FEED_ENTRIES: usize = 50;
-
-/// The most URLs in one sitemap file (the sitemap protocol's limit).
-pub const SITEMAP_URLS: usize = 50_000;
 
 /// An RFC 3339 timestamp for a record date: midnight UTC.
 fn stamp(d: Date) -> String {
@@ -53,11 +46,11 @@ pub fn entries(model: &Model, engine: Option<&str>) -> Vec<usize> {
 }
 
 /// The Atom feed of the whole site (`engine` None) or of one engine.
-pub fn atom(
+pub(crate) fn atom(
     model: &Model,
     texts: &[FindingText<'_>],
     engine: Option<&str>,
-    memo: &crate::render::Memo,
+    reuse: &Reuse<'_>,
 ) -> String {
     let site = &model.site;
     let base = &site.base_url;
@@ -117,9 +110,9 @@ pub fn atom(
     x.push_str("  <generator>findings</generator>\n");
     for &i in &idx {
         // An entry is made of the finding's file and what every page reads.
-        let e = memo.piece(("feed entry", model.findings[i].content_hash), || {
+        let e = reuse.piece(("feed entry", model.findings[i].content_hash), || {
             let mut e = String::new();
-            entry(&mut e, model, i, &texts[i], memo);
+            entry(&mut e, model, i, &texts[i], reuse);
             e.into_bytes()
         });
         x.push_str(std::str::from_utf8(&e).unwrap_or_default());
@@ -128,7 +121,7 @@ pub fn atom(
     x
 }
 
-fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, memo: &crate::render::Memo) {
+fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, reuse: &Reuse<'_>) {
     let f = &model.findings[i];
     let base = &model.site.base_url;
     let page = format!("{base}{}", urls::finding(&f.slug));
@@ -167,11 +160,11 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, memo: &cr
     let _ = writeln!(
         x,
         "    <summary type=\"text\">{}</summary>",
-        escape_xml(&crate::outputs::description(&f.advice, t.summary_text))
+        escape_xml(&description(&f.advice, t.summary_text))
     );
     // The page's own links are relative; in a feed they must be absolute.
     // Heading self-links ("#") only make sense on the page.
-    let body = strip_anchors(&memo.body(model, i).html.replace(ROOT, base));
+    let body = strip_anchors(&reuse.body(model, i).html.replace(ROOT, base));
     let mut status = f.status.as_str().to_string();
     if let Some(n) = &f.status_note {
         status = format!("{status}: {n}");
@@ -207,60 +200,4 @@ fn strip_anchors(html: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// The sitemap files: `(path, bytes)`. `pages` are site paths of pages.
-pub fn sitemap(model: &Model, pages: &[String]) -> Vec<(String, String)> {
-    let base = &model.site.base_url;
-    let lastmod: std::collections::HashMap<String, Date> = model
-        .findings
-        .iter()
-        .map(|f| (urls::finding(&f.slug), changed(f)))
-        .collect();
-    let mut pages: Vec<&String> = pages.iter().collect();
-    pages.sort();
-    pages.dedup();
-    let urlset = |chunk: &[&String]| {
-        let mut x = String::with_capacity(chunk.len() * 96 + 256);
-        x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        x.push_str("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-        for p in chunk {
-            let _ = write!(x, "  <url><loc>{}</loc>", escape_xml(&format!("{base}{p}")));
-            if let Some(d) = lastmod.get(p.as_str()) {
-                let _ = write!(x, "<lastmod>{d}</lastmod>");
-            }
-            x.push_str("</url>\n");
-        }
-        x.push_str("</urlset>\n");
-        x
-    };
-    if pages.len() <= SITEMAP_URLS {
-        return vec![(urls::SITEMAP.to_string(), urlset(&pages))];
-    }
-    let mut files = Vec::new();
-    let mut index = String::new();
-    index.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    index.push_str("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-    for (k, chunk) in pages.chunks(SITEMAP_URLS).enumerate() {
-        let name = format!("sitemap-{}.xml", k + 1);
-        let _ = writeln!(
-            index,
-            "  <sitemap><loc>{}</loc></sitemap>",
-            escape_xml(&format!("{base}{name}"))
-        );
-        files.push((name, urlset(chunk)));
-    }
-    index.push_str("</sitemapindex>\n");
-    files.insert(0, (urls::SITEMAP.to_string(), index));
-    files
-}
-
-/// `robots.txt`: everything may be crawled; the sitemap is named.
-pub fn robots(model: &Model) -> String {
-    format!(
-        "# {}\nUser-agent: *\nAllow: /\n\nSitemap: {}{}\n",
-        model.site.title.replace('\n', " "),
-        model.site.base_url,
-        urls::SITEMAP
-    )
 }

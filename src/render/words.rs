@@ -1,67 +1,25 @@
-//! The search index: one small JSON file the search page fetches.
+//! The words a finding is found by, worked out once per finding with its
+//! card (see [`super::cards`]), for the search index (`outputs::search`).
 //!
-//! Every listed finding is one row of `search-index.json`, an array of
-//! fields named once in `fields` (not per row) to keep the file small:
-//!
-//! ```json
-//! {"schema_version":1,
-//!  "fields":["id","url","title","advice","status","summary","terms","body"],
-//!  "items":[[7,"findings/x/","Stopping the server…","Stop the engine process too","open","…","vllm vLLM 0.28 …","…"]]}
-//! ```
-//!
-//! `url` is relative to the site root. `terms` holds what a reader may type
-//! to narrow down: engine ids and names with the versions the entry names,
-//! the status note, group title, models, hardware and tags. `body` is not
-//! the body text but its distinct words, lowercased, in order of first
-//! appearance, without common English words and without words already found
-//! in the other fields, cut at [`BODY_CHARS`]: enough to find a finding by
-//! what it talks about, at a fraction of the size. The search script
-//! (`static/search.js`) matches every typed word as a substring of these
-//! fields and ranks by where it matched.
+//! `terms` holds what a reader may type to narrow down: engine ids and
+//! names with the versions the entry names, the status note, group title,
+//! models, hardware and tags. `words` is not the body text but its
+//! distinct words, lowercased, in order of first appearance, without
+//! common English words and without words already found in the other
+//! fields, cut at [`BODY_CHARS`]: enough to find a finding by what it talks
+//! about, at a fraction of the size.
 
 use crate::model::Model;
-use crate::outputs::FindingText;
 use crate::record::Finding;
-use crate::sink::{Sink, WriteError};
-use crate::urls;
-use serde::Serialize;
 use std::collections::HashSet;
 
-/// The version of the index format; the script checks it.
-pub const SCHEMA_VERSION: u32 = 1;
-
 /// The most characters of body words kept per finding.
-pub const BODY_CHARS: usize = 1200;
-
-/// The field names, in row order.
-pub const FIELDS: [&str; 8] = [
-    "id", "url", "title", "advice", "status", "summary", "terms", "body",
-];
-
-#[derive(Serialize)]
-struct Index<'a> {
-    schema_version: u32,
-    fields: [&'static str; 8],
-    items: Vec<Item<'a>>,
-}
-
-/// One row, serialized as an array in the order of [`FIELDS`].
-#[derive(Serialize)]
-struct Item<'a>(
-    u32,
-    String,
-    &'a str,
-    &'a str,
-    &'static str,
-    &'a str,
-    &'a str,
-    &'a str,
-);
+pub(crate) const BODY_CHARS: usize = 1200;
 
 /// A finding's `terms` and `words` fields (see the module's comment): its
 /// engines, versions, notes, group, models, hardware and tags; and the
 /// words of `body_text` not already in another field.
-pub fn terms_and_words(
+pub(crate) fn terms_and_words(
     model: &Model,
     f: &Finding,
     title_text: &str,
@@ -99,60 +57,6 @@ pub fn terms_and_words(
     let seen = format!("{title_text} {} {summary_text} {terms}", f.advice);
     let words = body_words(body_text, &seen, BODY_CHARS);
     (terms, words)
-}
-
-/// Writes `search-index.json` for the listed findings of `model`.
-pub fn index(
-    model: &Model,
-    texts: &[FindingText<'_>],
-    out: &mut Sink<'_>,
-) -> Result<(), WriteError> {
-    let items: Vec<Item<'_>> = model
-        .listed()
-        .map(|i| {
-            let f = &model.findings[i];
-            let t = &texts[i];
-            Item(
-                f.id,
-                urls::finding(&f.slug),
-                t.title_text,
-                &f.advice,
-                f.status.as_str(),
-                t.summary_text,
-                t.search_terms,
-                t.search_words,
-            )
-        })
-        .collect();
-    out.json(&Index {
-        schema_version: SCHEMA_VERSION,
-        fields: FIELDS,
-        items,
-    })?;
-    out.put(b"\n")
-}
-
-/// The text of an HTML fragment: tags dropped (as spaces), the entities
-/// the Markdown renderer writes decoded.
-pub fn html_text(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
 }
 
 /// [`STOP`] as a set: a binary search of it was a fifth of this module's
@@ -235,7 +139,7 @@ fn lowercase(s: &str) -> String {
 /// The distinct words of `text`, lowercased, in order of first appearance,
 /// leaving out stop words, one-character words and the words of `seen`,
 /// joined by spaces and cut at a word boundary within `limit` bytes.
-pub fn body_words(text: &str, seen: &str, limit: usize) -> String {
+pub(crate) fn body_words(text: &str, seen: &str, limit: usize) -> String {
     let lower = lowercase(text);
     let seen = lowercase(seen);
     // foldhash: the standard SipHash is most of this function's time.
@@ -292,13 +196,5 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(STOP.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn html_text_drops_tags_and_decodes_entities() {
-        assert_eq!(
-            html_text("<p>a &lt;b&gt; &amp; <code>c</code></p>"),
-            " a <b> &  c  "
-        );
     }
 }

@@ -14,20 +14,23 @@ use tera::{Context, Tera};
 
 /// The built-in templates, by name.
 const BUILTIN: &[(&str, &str)] = &[
-    ("base.html", include_str!("../templates/base.html")),
-    ("macros.html", include_str!("../templates/macros.html")),
-    ("index.html", include_str!("../templates/index.html")),
-    ("finding.html", include_str!("../templates/finding.html")),
-    ("engines.html", include_str!("../templates/engines.html")),
-    ("engine.html", include_str!("../templates/engine.html")),
-    ("version.html", include_str!("../templates/version.html")),
-    ("list.html", include_str!("../templates/list.html")),
-    ("terms.html", include_str!("../templates/terms.html")),
-    ("run.html", include_str!("../templates/run.html")),
-    ("runs.html", include_str!("../templates/runs.html")),
-    ("redirect.html", include_str!("../templates/redirect.html")),
-    ("404.html", include_str!("../templates/404.html")),
-    ("search.html", include_str!("../templates/search.html")),
+    ("base.html", include_str!("../../templates/base.html")),
+    ("macros.html", include_str!("../../templates/macros.html")),
+    ("index.html", include_str!("../../templates/index.html")),
+    ("finding.html", include_str!("../../templates/finding.html")),
+    ("engines.html", include_str!("../../templates/engines.html")),
+    ("engine.html", include_str!("../../templates/engine.html")),
+    ("version.html", include_str!("../../templates/version.html")),
+    ("list.html", include_str!("../../templates/list.html")),
+    ("terms.html", include_str!("../../templates/terms.html")),
+    ("run.html", include_str!("../../templates/run.html")),
+    ("runs.html", include_str!("../../templates/runs.html")),
+    (
+        "redirect.html",
+        include_str!("../../templates/redirect.html"),
+    ),
+    ("404.html", include_str!("../../templates/404.html")),
+    ("search.html", include_str!("../../templates/search.html")),
     // A finding's card, rendered once per finding and build through the
     // `card` macro of macros.html (the site's own, if it overrides it);
     // lists paste it with `finding_card(id=…)` instead of calling the macro

@@ -1,0 +1,133 @@
+//! Stage 4, render, part three: the files the build writes beside the
+//! pages, for readers' tools rather than their browsers.
+//!
+//! - [`search`]: `search-index.json`, which the search page fetches;
+//! - [`feed`]: the Atom feeds, site-wide and per engine;
+//! - [`export`]: `findings.json` and one `f/<id>.json` per finding;
+//! - [`sitemap`]: `sitemap.xml` (split past the protocol's limit) and
+//!   `robots.txt`;
+//! - here: the JSON Schemas of the record files, each run's CSV tables as
+//!   published data, and the stylesheets of highlighted code.
+//!
+//! They take the model and the texts the cards already made of each
+//! finding ([`FindingText`]), so nothing is rendered twice, and hand their
+//! bytes to an [`Output`]. The sitemap is written last, from the pages
+//! [`crate::pages`] wrote.
+
+pub mod export;
+pub mod feed;
+pub mod search;
+pub mod sitemap;
+
+use crate::model::Model;
+use crate::record::Table;
+use crate::render::cards::FindingText;
+use crate::render::reuse::Reuse;
+use crate::sink::{Output, WriteError};
+use crate::urls;
+use rayon::prelude::*;
+
+/// Writes the search index, the JSON export, the feeds, `robots.txt` and
+/// the schemas into `out`; returns how many files it wrote.
+pub(crate) fn write<O: Output>(
+    model: &Model,
+    texts: &[FindingText<'_>],
+    out: &O,
+    reuse: &Reuse<'_>,
+) -> Result<usize, WriteError> {
+    let write_single = |path: &str, bytes: &[u8]| out.write(path, bytes);
+    // The search index and the JSON export are streamed into their files
+    // (see `Output::write_with`).
+    let ((index, export), feeds) = rayon::join(
+        || {
+            rayon::join(
+                || out.write_with(urls::SEARCH_INDEX, |sink| search::index(model, texts, sink)),
+                || {
+                    out.write_with(urls::EXPORT, |sink| {
+                        export::files(model, texts, reuse, &write_single, sink)
+                    })
+                },
+            )
+        },
+        || {
+            let mut feeds = vec![(
+                urls::FEED.to_string(),
+                feed::atom(model, texts, None, reuse),
+            )];
+            for e in &model.site.engines {
+                feeds.push((
+                    urls::engine_feed(&e.id),
+                    feed::atom(model, texts, Some(&e.id), reuse),
+                ));
+            }
+            feeds
+        },
+    );
+    let mut n = 0;
+    index?;
+    export?;
+    n += 2 + model.findings.len();
+    for (path, text) in &feeds {
+        out.write(path, text.as_bytes())?;
+        n += 1;
+    }
+    out.write(urls::ROBOTS, sitemap::robots(model).as_bytes())?;
+    n += 1;
+    for (name, text) in crate::assets::SCHEMAS {
+        out.write(&urls::schema(name), text.as_bytes())?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Publishes each run's tables as CSV files beside its page; returns how
+/// many it wrote.
+pub(crate) fn write_run_data<O: Output>(model: &Model, out: &O) -> Result<usize, WriteError> {
+    Ok(model
+        .runs
+        .par_iter()
+        .map(|run| {
+            for t in &run.tables {
+                let text = run_table_csv(t);
+                out.write(&urls::run_file(&run.id, &t.file), text.as_bytes())?;
+            }
+            Ok::<_, WriteError>(run.tables.len())
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .sum::<usize>())
+}
+
+/// The CSV as the site publishes it: the loaded header and rows, so the
+/// published file is exactly what the charts and tables show.
+fn run_table_csv(t: &Table) -> String {
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    let _ = w.write_record(&t.header);
+    for r in &t.rows {
+        let _ = w.write_record(r);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Writes the stylesheets of highlighted code, light and dark; returns how
+/// many it wrote.
+pub(crate) fn write_stylesheets<O: Output>(out: &O) -> Result<usize, WriteError> {
+    let (light, dark) = crate::markdown::highlight::stylesheets();
+    out.write(urls::SYNTAX_LIGHT, light.as_bytes())?;
+    out.write(urls::SYNTAX_DARK, dark.as_bytes())?;
+    Ok(2)
+}
+
+/// Writes the sitemap of `pages` (one file, or an index and its parts for
+/// a big site), once every page is rendered; returns how many files.
+pub(crate) fn write_sitemaps<O: Output>(
+    model: &Model,
+    pages: &[String],
+    out: &O,
+) -> Result<usize, WriteError> {
+    let sitemaps = sitemap::sitemap(model, pages);
+    for (path, text) in &sitemaps {
+        out.write(path, text.as_bytes())?;
+    }
+    Ok(sitemaps.len())
+}

@@ -1,0 +1,286 @@
+//! A finding's page (`/findings/<slug>/`): its facts box, body, charts,
+//! links, runs and backlinks; with it, its short address `/f/<id>/` and
+//! its old addresses (redirects), and the pages of the runs whose charts it
+//! is the first to show, so each chart is drawn once.
+
+use super::batch::{Batch, Job, BATCH};
+use super::view::{page, vlink, LinkView, NamedLink, VersionLink};
+use super::{redirect, run, Ctx};
+use crate::model::{ChartRef, Model};
+use crate::render::cards::{cards, description, Prepared};
+use crate::render::charts::ChartView;
+use crate::render::reuse::PageRef;
+use crate::render::RenderError;
+use crate::urls::{self, ROOT};
+use crate::util::hash_of;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// A finding page's template.
+const TEMPLATE: &str = "finding.html";
+
+/// Lists the pages of every finding (see [`jobs`]), `owners` saying which
+/// runs go with which finding. In parallel, each finding's pages rendered
+/// by the thread that built their contexts.
+pub(super) fn list<'a>(
+    cx: &'a Ctx<'a>,
+    owners: &[Option<usize>],
+    batch: &mut Batch<'a>,
+) -> Result<(), RenderError> {
+    let (model, reuse) = (cx.model, cx.reuse);
+    let every: Vec<usize> = (0..model.findings.len()).collect();
+    // A rebuild keeps the pages of a finding none of whose inputs changed
+    // (see `key`) without building their contexts.
+    for chunk in every.chunks(BATCH) {
+        let built: Vec<(usize, Option<u64>, Option<Vec<PageRef>>)> = chunk
+            .par_iter()
+            .map(|&i| {
+                let key = reuse
+                    .global()
+                    .map(|g| key(model, cx.prepared, owners, i, g));
+                let kept = key.and_then(|k| reuse.pages(k));
+                (i, key, kept)
+            })
+            .collect();
+        let mut todo = Vec::new();
+        for (i, key, kept) in built {
+            match kept {
+                Some(pages) if batch.keep(&pages) => {
+                    if let Some(k) = key {
+                        reuse.keep_pages(k, pages);
+                    }
+                }
+                _ => todo.push((i, key)),
+            }
+        }
+        // Each finding's pages are rendered as soon as their contexts are
+        // built, by the thread that built them: no chunk of contexts (each
+        // with its body's HTML and its charts) waits in memory for a batch.
+        // Pages listed before (the home page) wait for the next batch; a
+        // finding that fails renders them first (see `Batch::fail`), so the
+        // error reported is still the first in page order.
+        let render = batch.render;
+        // Each finding's page key and the pages it rendered.
+        type Done = Result<(Option<u64>, Vec<PageRef>), RenderError>;
+        let done: Vec<Done> = todo
+            .par_iter()
+            .map(|&(i, key)| {
+                let js = jobs(cx, owners, i)?;
+                let pages: Vec<PageRef> = js
+                    .iter()
+                    .map(|j| (j.template, j.page.path.clone()))
+                    .collect();
+                for j in js {
+                    render(j)?;
+                }
+                Ok((key, pages))
+            })
+            .collect();
+        // The first failure in page order, whichever thread met it first.
+        for r in done {
+            let (key, pages) = r?;
+            batch.pages += pages.len();
+            if let Some(k) = key {
+                reuse.keep_pages(k, pages);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A hash of everything [`jobs`] reads for finding `i`, given
+/// `global`, a hash of what every page may read (the site, templates, link
+/// targets, version pages): the finding's own file, the list hashes of the
+/// findings whose cards its page shows (backlinks, its successor), the
+/// files of the runs it cites or shows charts of, and for the runs whose
+/// pages it renders (see `run::owners`) the findings that cite them. Equal keys mean
+/// equal pages. Keep it in step with [`jobs`] and `run::job`.
+fn key(
+    model: &Model,
+    prepared: &[Prepared],
+    owners: &[Option<usize>],
+    i: usize,
+    global: u64,
+) -> u64 {
+    let f = &model.findings[i];
+    let finding = |j: usize| prepared[j].list_hash;
+    let run = |r: usize| model.runs[r].content_hash;
+    let owned: Vec<(usize, u64, Vec<u64>)> = model.charts[i]
+        .iter()
+        .map(|&(r, _)| r)
+        .filter(|&r| owners[r] == Some(i))
+        .map(|r| {
+            (
+                r,
+                run(r),
+                model.citations[r].iter().map(|&j| finding(j)).collect(),
+            )
+        })
+        .collect();
+    hash_of((
+        global,
+        (f.content_hash, &f.path, f.draft),
+        model.backlinks[i]
+            .iter()
+            .map(|&j| finding(j))
+            .collect::<Vec<_>>(),
+        f.superseded_by
+            .and_then(|s| model.by_id.get(&s))
+            .map(|&s| finding(s)),
+        model.charts[i]
+            .iter()
+            .map(|&(r, c)| (run(r), c))
+            .collect::<Vec<_>>(),
+        f.runs
+            .iter()
+            .filter_map(|r| model.run_by_id.get(r))
+            .map(|&r| run(r))
+            .collect::<Vec<_>>(),
+        owned,
+    ))
+}
+
+/// An engine of a finding as its facts box shows it.
+#[derive(Serialize)]
+struct FactsEngine {
+    id: String,
+    name: String,
+    url: String,
+    color: String,
+    affected: Vec<VersionLink>,
+    clean: Vec<VersionLink>,
+    introduced_in: Option<VersionLink>,
+    fixed_in: Option<VersionLink>,
+    mitigated_in: Option<VersionLink>,
+    note: Option<String>,
+}
+
+/// The page of finding `i`, its short URL and its aliases, and the runs
+/// whose pages go with it (see `run::owners`). Its body and
+/// charts are rendered here, when the page is about to be written.
+fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, RenderError> {
+    let (model, prepared) = (cx.model, cx.prepared);
+    let site = &model.site;
+    let f = &model.findings[i];
+    let mut out = Vec::with_capacity(2 + f.aliases.len());
+    let p = &prepared[i];
+    let path = urls::finding(&f.slug);
+    let permalink = format!("{}{}", site.base_url, urls::short(f.id));
+    let title_text = &p.card.title_text;
+    let md_title = title_text.replace('[', "\\[").replace(']', "\\]");
+    let facts: Vec<FactsEngine> = f
+        .engines
+        .iter()
+        .filter_map(|e| {
+            let eng = site.engines.iter().find(|x| x.id == e.engine)?;
+            Some(FactsEngine {
+                id: eng.id.clone(),
+                name: eng.name.clone(),
+                url: format!("{ROOT}{}", urls::engine(&eng.id)),
+                color: eng.color.clone(),
+                affected: e
+                    .affected
+                    .iter()
+                    .map(|v| vlink(model, &eng.id, v))
+                    .collect(),
+                clean: e.clean.iter().map(|v| vlink(model, &eng.id, v)).collect(),
+                introduced_in: e.introduced_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
+                note: e.note.clone(),
+            })
+        })
+        .collect();
+    let drawn: Vec<(ChartRef, ChartView)> = model.charts[i]
+        .iter()
+        .map(|&(r, c)| {
+            cx.charts
+                .draw(&model.runs[r], &model.runs[r].charts[c])
+                .map(|v| ((r, c), v))
+        })
+        .collect::<Result<_, _>>()?;
+    let body = cx.reuse.body(model, i);
+    let links: Vec<LinkView> = f
+        .links
+        .iter()
+        .map(|l| LinkView {
+            label: l.label.clone(),
+            url: (cx.resolve)(&l.url).unwrap_or_else(|| l.url.clone()),
+            kind: l.kind.clone(),
+            external: l.url.starts_with("http"),
+        })
+        .collect();
+    let runs: Vec<NamedLink> = f
+        .runs
+        .iter()
+        .filter_map(|r| model.run_by_id.get(r))
+        .map(|&r| NamedLink {
+            name: model.runs[r].title.clone(),
+            url: format!("{ROOT}{}", urls::run(&model.runs[r].id)),
+        })
+        .collect();
+    let superseded = f
+        .superseded_by
+        .and_then(|s| model.by_id.get(&s))
+        .map(|&s| &*prepared[s].card);
+    let mut pv = page(
+        model,
+        path.clone(),
+        format!("F{}: {}", f.id, title_text),
+        description(&f.advice, &p.summary_text),
+        "finding",
+    );
+    pv.has_code = body.has_code;
+    out.push(Job {
+        template: TEMPLATE,
+        page: pv,
+        data: serde_json::json!({
+            "finding": &*p.card,
+            "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
+            "body_html": body.html,
+            "facts": facts,
+            "models": f.models.iter().map(|m| NamedLink { name: m.clone(), url: format!("{ROOT}{}", urls::model(m)) }).collect::<Vec<_>>(),
+            "hardware": f.hardware,
+            "tags": f.tags.iter().map(|t| NamedLink { name: t.clone(), url: format!("{ROOT}{}", urls::tag(t)) }).collect::<Vec<_>>(),
+            "found_by": f.found_by.as_str(),
+            "published": f.published.to_string(),
+            "published_long": f.published.long(),
+            "updated": f.updated.map(|d| d.to_string()),
+            "updated_long": f.updated.map(|d| d.long()),
+            "links": links,
+            "runs": runs,
+            "charts": drawn.iter().map(|(_, v)| v).collect::<Vec<_>>(),
+            "backlinks": cards(prepared, &model.backlinks[i]),
+            "permalink": permalink,
+            "markdown_link": format!("[F{}: {}]({})", f.id, md_title, permalink),
+            "withdrawn": f.withdrawn.as_ref().map(|w| serde_json::json!({"date": w.date.to_string(), "date_long": w.date.long(), "reason": w.reason})),
+            "superseded_by": superseded,
+            "draft": f.draft,
+        }),
+    });
+    let target = format!("{ROOT}{path}");
+    out.push(redirect::job(
+        model,
+        urls::short(f.id),
+        &target,
+        &p.card.title_text,
+    ));
+    for a in &f.aliases {
+        out.push(redirect::job(
+            model,
+            urls::alias(a),
+            &target,
+            &p.card.title_text,
+        ));
+    }
+    // The runs whose page goes with this finding's, sharing its drawings.
+    let mut owned: Vec<usize> = drawn.iter().map(|&((r, _), _)| r).collect();
+    owned.sort_unstable();
+    owned.dedup();
+    for r in owned {
+        if owners[r] == Some(i) {
+            out.push(run::job(cx, r, &drawn)?);
+        }
+    }
+    Ok(out)
+}

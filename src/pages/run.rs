@@ -1,0 +1,178 @@
+//! Run pages (`/runs/<id>/`): a run's setups, tables, charts and the
+//! findings that cite it; and the runs index (`/runs/`). A run whose charts
+//! a finding shows is rendered with that finding's page (see [`owners`]),
+//! so its charts are drawn once.
+
+use super::batch::{Batch, Job};
+use super::view::{object, page, vlink};
+use super::{redirect, Ctx};
+use crate::markdown;
+use crate::model::{ChartRef, Model};
+use crate::record::Column;
+use crate::render::cards::cards;
+use crate::render::charts::ChartView;
+use crate::render::RenderError;
+use crate::urls::{self, ROOT};
+use crate::util::hash_of;
+use crate::version::Version;
+
+/// A run page's template.
+const TEMPLATE: &str = "run.html";
+
+/// The runs index's template.
+const INDEX_TEMPLATE: &str = "runs.html";
+
+/// Lists the pages of the runs no finding renders (see [`owners`]), then
+/// the runs index.
+pub(super) fn list<'a>(
+    cx: &'a Ctx<'a>,
+    owners: &[Option<usize>],
+    batch: &mut Batch<'a>,
+) -> Result<(), RenderError> {
+    let model = cx.model;
+    for (r, run) in model.runs.iter().enumerate() {
+        if owners[r].is_some() {
+            continue;
+        }
+        let path = urls::run(&run.id);
+        let k = cx.key(&path, &|| {
+            let mut m = cx.listing(&model.citations[r]);
+            m.push(run.content_hash);
+            m
+        });
+        let mut failed = None;
+        batch.lazy(k, TEMPLATE, path, || match job(cx, r, &[]) {
+            Ok(job) => job,
+            Err(e) => {
+                failed = Some(e);
+                // Never rendered: the build stops below.
+                redirect::job(model, String::new(), "", "")
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+    }
+    let run_members = || {
+        model
+            .runs
+            .iter()
+            .zip(&model.citations)
+            .map(|(run, c)| hash_of((run.content_hash, c.len())))
+            .collect()
+    };
+    let runs_key = cx.key(urls::RUNS, &run_members);
+    batch.later(
+        runs_key,
+        INDEX_TEMPLATE,
+        urls::RUNS.into(),
+        model.runs.len(),
+        move || {
+            let run_rows: Vec<serde_json::Value> = model
+                .runs
+                .iter()
+                .enumerate()
+                .map(|(r, run)| serde_json::json!({
+                    "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+                    "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
+                }))
+                .collect();
+            Job {
+                template: INDEX_TEMPLATE,
+                page: page(
+                    model,
+                    urls::RUNS.into(),
+                    "Runs".into(),
+                    "The measurements behind the findings".into(),
+                    "runs",
+                ),
+                data: object([("runs", run_rows.into())]),
+            }
+        },
+    );
+    Ok(())
+}
+
+/// For each run, the finding whose page renders the run's page too: the
+/// first that shows one of its charts, so both pages share that drawing.
+/// `None` for a run no finding shows a chart of.
+pub(super) fn owners(model: &Model) -> Vec<Option<usize>> {
+    let mut owners = vec![None; model.runs.len()];
+    for (i, shown) in model.charts.iter().enumerate() {
+        for &(r, _) in shown {
+            owners[r].get_or_insert(i);
+        }
+    }
+    owners
+}
+
+/// The page of run `r`. Charts already drawn for a finding's page come in
+/// `drawn`; the others are drawn here.
+pub(super) fn job(
+    cx: &Ctx<'_>,
+    r: usize,
+    drawn: &[(ChartRef, ChartView)],
+) -> Result<Job, RenderError> {
+    let (model, prepared) = (cx.model, cx.prepared);
+    let site = &model.site;
+    let run = &model.runs[r];
+    let setups: Vec<serde_json::Value> = run
+        .setups
+        .iter()
+        .map(|s| {
+            let eng = site.engines.iter().find(|e| e.id == s.engine);
+            serde_json::json!({
+                "engine": eng.map_or(s.engine.as_str(), |e| e.name.as_str()),
+                "url": eng.map(|e| format!("{ROOT}{}", urls::engine(&e.id))),
+                "version": s.version,
+                "version_url": match (eng, s.version.as_deref().and_then(|v| Version::parse(v).ok())) {
+                    (Some(e), Some(v)) => Some(vlink(model, &e.id, &v).url),
+                    _ => None,
+                },
+                "flags": s.flags,
+            })
+        })
+        .collect();
+    let tables: Vec<serde_json::Value> = run
+        .tables
+        .iter()
+        .map(|t| serde_json::json!({
+            "file": t.file, "title": t.title,
+            "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
+            "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
+            "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), Column::label)).collect::<Vec<_>>(),
+            "rows": t.rows,
+        }))
+        .collect();
+    let run_charts: Vec<ChartView> = run
+        .charts
+        .iter()
+        .enumerate()
+        .map(|(c, spec)| match drawn.iter().find(|(k, _)| *k == (r, c)) {
+            Some((_, view)) => Ok(view.clone()),
+            None => cx.charts.draw(run, spec),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Job {
+        template: TEMPLATE,
+        page: page(
+            model,
+            urls::run(&run.id),
+            run.title.clone(),
+            format!("Run data: {}", run.title),
+            "run",
+        ),
+        data: serde_json::json!({
+            "run": {
+                "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+                "model": run.model, "hardware": run.hardware, "client": run.client, "endpoint": run.endpoint,
+                "source": run.source,
+                "notes_html": run.notes.as_deref().map(|n| markdown::render(n, cx.resolve).html).unwrap_or_default(),
+            },
+            "setups": setups,
+            "tables": tables,
+            "charts": run_charts,
+            "cited_by": cards(prepared, &model.citations[r]),
+        }),
+    })
+}

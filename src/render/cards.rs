@@ -1,0 +1,263 @@
+//! A finding's card: what every list shows of it (title, advice, status,
+//! summary, engines with their versions), made once per build.
+//!
+//! [`prepare_all`] takes the model and makes, for each finding, its [`Card`]
+//! (the data templates see), the card rendered by the site's `card` macro,
+//! and the plain texts that feeds, the JSON export and the search index
+//! need ([`FindingText`]). Bodies are only parsed here, never rendered:
+//! pages render them when they are written, so no body's HTML is held for
+//! the whole build.
+
+use super::reuse::Reuse;
+use super::templates::{self, Templates};
+use super::words::terms_and_words;
+use super::RenderError;
+use crate::markdown;
+use crate::model::Model;
+use crate::record::{EngineEntry, Finding};
+use crate::urls::{self, ROOT};
+use crate::util::hash_of;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A finding as it appears in lists. Paths start with [`ROOT`].
+#[derive(Serialize, Clone, Hash)]
+pub(crate) struct Card {
+    id: u32,
+    label: String,
+    url: String,
+    title_html: String,
+    pub(crate) title_text: String,
+    advice: String,
+    status: &'static str,
+    status_note: Option<String>,
+    pub(crate) summary_html: String,
+    group: String,
+    engines: Vec<CardEngine>,
+}
+
+#[derive(Serialize, Clone, Hash)]
+struct CardEngine {
+    id: String,
+    name: String,
+    color: String,
+    url: String,
+    versions: String,
+}
+
+/// Everything about one finding, built once.
+#[derive(Clone)]
+pub(crate) struct Prepared {
+    pub(crate) card: Arc<Card>,
+    /// The card rendered by the `card` macro, with `h3` and `h2` titles:
+    /// what `finding_card` returns to templates.
+    pub(crate) card_html: (Arc<str>, Arc<str>),
+    /// When a rebuild may reuse pages ([`Reuse::enabled`]), a hash of all a
+    /// list may show of the finding: its card and every field but the body
+    /// (see `pages::finding`'s key); else 0.
+    pub(crate) list_hash: u64,
+    pub(crate) summary_text: Arc<str>,
+    /// The search index's terms and words of the finding (computed here,
+    /// so the body's text is not kept for the whole build). Like the card,
+    /// shared with what a rebuild keeps: it reuses a card by a refcount,
+    /// not a copy.
+    search_terms: Arc<str>,
+    search_words: Arc<str>,
+}
+
+/// What pages and outputs have already made of one finding, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct FindingText<'a> {
+    /// The title without formatting.
+    pub title_text: &'a str,
+    /// The summary (or first paragraph) without formatting.
+    pub summary_text: &'a str,
+    /// The summary as inline HTML.
+    pub summary_html: &'a str,
+    /// The search index's `terms` of the finding (see [`super::words`]).
+    pub search_terms: &'a str,
+    /// The search index's `words` of the finding, from its body.
+    pub search_words: &'a str,
+    /// When a rebuild may reuse pages, a hash of everything but the body
+    /// (0 otherwise): what the export shows of the finding.
+    pub list_hash: u64,
+}
+
+impl Prepared {
+    /// The texts of this finding, borrowed.
+    pub(crate) fn text(&self) -> FindingText<'_> {
+        FindingText {
+            title_text: &self.card.title_text,
+            summary_text: &self.summary_text,
+            summary_html: &self.card.summary_html,
+            search_terms: &self.search_terms,
+            search_words: &self.search_words,
+            list_hash: self.list_hash,
+        }
+    }
+
+    /// Drops the search texts (a kilobyte per finding) once the search
+    /// index is written: pages do not need them.
+    pub(crate) fn drop_search_text(&mut self) {
+        self.search_terms = Arc::from("");
+        self.search_words = Arc::from("");
+    }
+}
+
+/// The cards and texts of every finding of `model`, in parallel, each
+/// reused from the last build when its file, the site's engines and the
+/// templates are the same. The templates' `finding_card` function returns
+/// the rendered cards from then on.
+pub(crate) fn prepare_all(
+    model: &Model,
+    templates: &Templates,
+    reuse: &Reuse<'_>,
+) -> Result<Vec<Prepared>, RenderError> {
+    let site = &model.site;
+    let prepared: Vec<Prepared> = model
+        .findings
+        .par_iter()
+        .map(|f| {
+            // A card is made of the finding's file, the site's engines and
+            // the templates.
+            let key = reuse.key((
+                f.content_hash,
+                &f.path,
+                site.content_hash,
+                templates.fingerprint(),
+            ));
+            reuse.card(key, || prepare(model, templates, f, reuse.enabled()))
+        })
+        .collect::<Result<_, _>>()?;
+    templates.set_cards(
+        model
+            .findings
+            .iter()
+            .zip(&prepared)
+            .map(|(f, p)| (f.id, p.card_html.clone()))
+            .collect(),
+    );
+    Ok(prepared)
+}
+
+fn version_text(e: &EngineEntry) -> String {
+    let mut parts: Vec<String> = e.affected.iter().map(|v| v.to_string()).collect();
+    if let Some(f) = &e.fixed_in {
+        parts.push(format!("fixed in {f}"));
+    } else if let Some(m) = &e.mitigated_in {
+        parts.push(format!("mitigated in {m}"));
+    }
+    parts.join(", ")
+}
+
+/// What lists and the search index need of a finding: its card, from a
+/// parse of the body without rendering it (pages render bodies when they
+/// are written, so no body's HTML is held for the whole build).
+fn prepare(
+    model: &Model,
+    templates: &Templates,
+    f: &Finding,
+    list_hash: bool,
+) -> Result<Prepared, RenderError> {
+    let (first_paragraph, body_text) = markdown::text_of(&f.body);
+    let summary_md = f.summary.clone().unwrap_or(first_paragraph);
+    let engines = f
+        .engines
+        .iter()
+        .filter_map(|e| {
+            let eng = model.site.engines.iter().find(|x| x.id == e.engine)?;
+            Some(CardEngine {
+                id: eng.id.clone(),
+                name: eng.name.clone(),
+                color: eng.color.clone(),
+                url: format!("{ROOT}{}", urls::engine(&eng.id)),
+                versions: version_text(e),
+            })
+        })
+        .collect();
+    let card = Card {
+        id: f.id,
+        label: format!("F{}", f.id),
+        url: format!("{ROOT}{}", urls::finding(&f.slug)),
+        title_html: markdown::render_inline(&f.title),
+        title_text: markdown::plain_text(&f.title),
+        advice: f.advice.clone(),
+        status: f.status.as_str(),
+        status_note: f.status_note.clone(),
+        summary_html: markdown::render_inline(&summary_md),
+        group: f.group.clone(),
+        engines,
+    };
+    let summary_text = markdown::plain_text(&summary_md);
+    let (search_terms, search_words) =
+        terms_and_words(model, f, &card.title_text, &summary_text, &body_text);
+    drop(body_text);
+    let list_hash = if list_hash {
+        // The record without its body (nor what comes of it, nor the field
+        // positions, whose maps have no fixed order).
+        let rest = Finding {
+            content_hash: 0,
+            body: String::new(),
+            facts: Default::default(),
+            spans: Default::default(),
+            ..f.clone()
+        };
+        hash_of((format!("{rest:?}"), &card))
+    } else {
+        0
+    };
+    // The card as lists show it, through the site's `card` macro.
+    let value = serde_json::to_value(&card).unwrap_or_default();
+    let (h3, h2) = templates
+        .card_titles(&value)
+        .map_err(|message| RenderError::Template {
+            template: templates::CARD.to_string(),
+            page: urls::finding(&f.slug),
+            message,
+        })?;
+    let card_html = (Arc::<str>::from(h3), Arc::<str>::from(h2));
+    Ok(Prepared {
+        summary_text: summary_text.into(),
+        card: Arc::new(card),
+        card_html,
+        list_hash,
+        search_terms: search_terms.into(),
+        search_words: search_words.into(),
+    })
+}
+
+/// The cards of `idx`, borrowed: serialized into a page's context as they
+/// are, without a copy of each (a home page of 10,000 findings would hold
+/// both).
+pub(crate) fn cards<'p>(prepared: &'p [Prepared], idx: &[usize]) -> Vec<&'p Card> {
+    idx.iter().map(|&i| &*prepared[i].card).collect()
+}
+
+/// The description of a finding for link previews and feeds: its advice,
+/// then its summary.
+pub(crate) fn description(advice: &str, summary: &str) -> String {
+    let advice = advice.trim_end();
+    let sep = if advice.ends_with(['.', '!', '?', ':']) {
+        " "
+    } else {
+        ". "
+    };
+    if summary.is_empty() {
+        advice.to_string()
+    } else {
+        format!("{advice}{sep}{summary}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_join_advice_and_summary() {
+        assert_eq!(description("Pin it", "It moved."), "Pin it. It moved.");
+        assert_eq!(description("Pin it!", "It moved."), "Pin it! It moved.");
+        assert_eq!(description("Pin it", ""), "Pin it");
+    }
+}

@@ -1,0 +1,143 @@
+//! Charts as pages show them: each chart of a run drawn once per build
+//! (by [`crate::chart`]) with its data table and the figure the site's
+//! `chart` macro makes of it, ready to paste on the finding's page and on
+//! the run's page.
+
+use super::reuse::Reuse;
+use super::templates::{self, Templates};
+use super::RenderError;
+use crate::chart::{self, ChartInput};
+use crate::markdown;
+use crate::model::Model;
+use crate::record::{ChartSpec, Column, Run};
+use crate::urls::{self, ROOT};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A chart as templates see it. Paths start with [`ROOT`].
+#[derive(Serialize, Clone)]
+pub(crate) struct ChartView {
+    id: String,
+    dom_id: String,
+    title: String,
+    svg: String,
+    summary: String,
+    caption_html: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    csv_url: String,
+    csv_name: String,
+    run_url: String,
+    run_title: String,
+    /// The figure as the `chart` macro renders it, once for the two pages
+    /// that show it (empty while it is rendered).
+    html: String,
+}
+
+/// Draws the charts of a build: the site's engine colours and names, the
+/// templates of the figure, and what a rebuild may reuse.
+pub(crate) struct Charts<'a> {
+    colors: BTreeMap<String, String>,
+    names: BTreeMap<String, String>,
+    /// For a chart's figure (see [`ChartView::html`]).
+    templates: &'a Templates,
+    reuse: &'a Reuse<'a>,
+}
+
+impl<'a> Charts<'a> {
+    /// The charts of `model`'s site.
+    pub(crate) fn new(model: &Model, templates: &'a Templates, reuse: &'a Reuse<'a>) -> Self {
+        let site = &model.site;
+        Charts {
+            templates,
+            colors: site
+                .engines
+                .iter()
+                .map(|e| (e.id.clone(), e.color.clone()))
+                .collect(),
+            names: site
+                .engines
+                .iter()
+                .map(|e| (e.id.clone(), e.name.clone()))
+                .collect(),
+            reuse,
+        }
+    }
+
+    /// Chart `spec` of `run`, drawn, or reused from the last build when
+    /// nothing it reads changed.
+    pub(crate) fn draw(&self, run: &Run, spec: &ChartSpec) -> Result<ChartView, RenderError> {
+        // The run's file holds the spec and its tables.
+        let key = self.reuse.key((
+            run.content_hash,
+            &run.path,
+            &spec.id,
+            &self.colors,
+            &self.names,
+            self.templates.fingerprint(),
+        ));
+        self.reuse.chart(key, || draw(run, spec, self))
+    }
+}
+
+fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, RenderError> {
+    let fail = |message: String| RenderError::Chart {
+        file: run.path.display().to_string(),
+        chart: spec.id.clone(),
+        message,
+    };
+    let table = run
+        .table(&spec.table)
+        .ok_or_else(|| fail(format!("no table \"{}\"", spec.table)))?;
+    let drawn = chart::render(&ChartInput {
+        spec,
+        table,
+        engine_colors: &charts.colors,
+        engine_names: &charts.names,
+    })
+    .map_err(|e| {
+        // Point at the CSV cell when the chart module names one.
+        let at = match (e.row_line, &e.column) {
+            (Some(line), Some(col)) => format!("{}:{line}: column \"{col}\": ", table.file),
+            (Some(line), None) => format!("{}:{line}: ", table.file),
+            (None, Some(col)) => format!("{}: column \"{col}\": ", table.file),
+            (None, None) => String::new(),
+        };
+        fail(format!("{at}{}", e.message))
+    })?;
+    let header = table
+        .header
+        .iter()
+        .map(|h| table.column(h).map_or_else(|| h.clone(), Column::label))
+        .collect();
+    ChartView {
+        id: spec.id.clone(),
+        dom_id: format!("chart-{}-{}", run.id, spec.id),
+        title: spec.title.clone(),
+        svg: drawn.svg,
+        summary: drawn.summary,
+        caption_html: spec
+            .caption
+            .as_deref()
+            .map(markdown::render_inline)
+            .unwrap_or_default(),
+        header,
+        rows: table.rows.clone(),
+        csv_url: format!("{ROOT}{}", urls::run_file(&run.id, &table.file)),
+        csv_name: table.file.clone(),
+        run_url: format!("{ROOT}{}", urls::run(&run.id)),
+        run_title: run.title.clone(),
+        html: String::new(),
+    }
+    .with_figure(charts.templates)
+    .map_err(|message| fail(format!("template {}: {message}", templates::CHART)))
+}
+
+impl ChartView {
+    /// The view with its figure rendered by the `chart` macro.
+    fn with_figure(mut self, templates: &Templates) -> Result<ChartView, String> {
+        let value = serde_json::to_value(&self).unwrap_or_default();
+        self.html = templates.render_piece(templates::CHART, &value)?;
+        Ok(self)
+    }
+}
