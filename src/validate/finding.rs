@@ -1,0 +1,337 @@
+//! The rules of one finding against the rest: known group and engines,
+//! coherent versions and dates, existing runs, charts and superseding
+//! finding, allowed links, and body links that resolve (`finding:`/`run:`
+//! references, `/site/paths`, `#fragments`).
+//!
+//! Takes the shared `Ctx` and the finding's [`BodyFacts`]; hands on its
+//! diagnostics, in the order of the finding's fields and then of its body.
+
+use super::{err, suggest, suggest_path, Ctx};
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::record::*;
+use crate::urls;
+use crate::version::Version;
+use std::collections::HashSet;
+
+pub(super) fn check_finding(
+    ctx: &Ctx<'_>,
+    f: &Finding,
+    facts: &BodyFacts,
+    diags: &mut Diagnostics,
+) {
+    let site = ctx.site;
+    if !site.groups.iter().any(|g| g.id == f.group) {
+        let ids: Vec<&str> = site.groups.iter().map(|g| g.id.as_str()).collect();
+        diags.push(
+            err(f, "group", format!("unknown group \"{}\"", f.group))
+                .hint(suggest(&f.group, &ids, "groups")),
+        );
+    }
+    let engine_ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
+    let mut seen_engines = HashSet::new();
+    for (i, e) in f.engines.iter().enumerate() {
+        let p = f.spans.item("engines", i);
+        if !e.engine.is_empty() && !engine_ids.contains(&e.engine.as_str()) {
+            diags.push(
+                err(
+                    f,
+                    &format!("{p}.engine"),
+                    format!("unknown engine \"{}\"", e.engine),
+                )
+                .hint(suggest(&e.engine, &engine_ids, "engines")),
+            );
+        }
+        if !seen_engines.insert(&e.engine) {
+            diags.push(
+                err(
+                    f,
+                    &format!("{p}.engine"),
+                    format!("engine \"{}\" has two entries", e.engine),
+                )
+                .hint("merge them into one entry"),
+            );
+        }
+        for (k, v) in e.clean.iter().enumerate() {
+            if e.affected.contains(v) {
+                diags.push(
+                    err(
+                        f,
+                        &f.spans.item(&format!("{p}.clean"), k),
+                        format!("version \"{v}\" is listed both as affected and as clean"),
+                    )
+                    .hint("a tested version is one or the other; remove it from one list"),
+                );
+            }
+        }
+        if let Some(fix) = &e.fixed_in {
+            for (k, v) in e.affected.iter().enumerate() {
+                if v >= fix {
+                    diags.push(err(f, &f.spans.item(&format!("{p}.affected"), k), format!("affected version \"{v}\" is not below fixed_in \"{fix}\"")).hint("fixed_in names the first release with the fix, so it must be above every affected version"));
+                }
+            }
+            if let Some(intro) = &e.introduced_in {
+                if intro >= fix {
+                    diags.push(err(
+                        f,
+                        &format!("{p}.introduced_in"),
+                        format!("introduced_in \"{intro}\" is not below fixed_in \"{fix}\""),
+                    ));
+                }
+            }
+        }
+        if let Some(intro) = &e.introduced_in {
+            for (k, v) in e.affected.iter().enumerate() {
+                if v < intro {
+                    diags.push(err(
+                        f,
+                        &f.spans.item(&format!("{p}.affected"), k),
+                        format!("affected version \"{v}\" is below introduced_in \"{intro}\""),
+                    ));
+                }
+            }
+        }
+    }
+    // A fixed_in that is written but unreadable is reported by the loader.
+    let fixed_in_written = (0..f.engines.len()).any(|i| {
+        f.spans
+            .has(&format!("{}.fixed_in", f.spans.item("engines", i)))
+    });
+    if f.status == Status::Fixed
+        && f.engines.iter().all(|e| e.fixed_in.is_none())
+        && !fixed_in_written
+    {
+        diags.push(
+            err(
+                f,
+                "status",
+                "status is fixed but no engine entry has fixed_in",
+            )
+            .hint("add fixed_in to the engine entry, or use status open or mitigated"),
+        );
+    }
+    if let Some(u) = f.updated {
+        if u < f.published {
+            diags.push(err(
+                f,
+                "updated",
+                format!("updated {u} is before published {}", f.published),
+            ));
+        }
+    }
+    if let Some(w) = &f.withdrawn {
+        if w.date < f.published {
+            diags.push(err(
+                f,
+                "withdrawn.date",
+                format!("withdrawn {} is before published {}", w.date, f.published),
+            ));
+        }
+    }
+    if let Some(s) = f.superseded_by {
+        if s == f.id {
+            diags.push(err(f, "superseded_by", "a finding cannot supersede itself"));
+        } else if !ctx.finding_exists(s) {
+            diags.push(err(f, "superseded_by", format!("no finding has id {s}")));
+        }
+    }
+    for (i, r) in f.runs.iter().enumerate() {
+        if !ctx.run_exists(r) {
+            let known: Vec<&str> = ctx.runs.keys().copied().collect();
+            diags.push(
+                err(
+                    f,
+                    &f.spans.item("runs", i),
+                    format!("run \"{r}\" does not exist"),
+                )
+                .hint(suggest_path(r, &known, "data/runs/<id>/run.yaml")),
+            );
+        }
+    }
+    for (i, c) in f.charts.iter().enumerate() {
+        let p = f.spans.item("charts", i);
+        let Some((run_id, chart_id)) = c.split_once('/') else {
+            diags.push(err(
+                f,
+                &p,
+                format!("\"{c}\" is not of the form <run-id>/<chart-id>"),
+            ));
+            continue;
+        };
+        match ctx.runs.get(run_id) {
+            None if ctx.broken_runs.contains(run_id) => {}
+            None => diags.push(err(f, &p, format!("run \"{run_id}\" does not exist"))),
+            Some(run) if run.chart(chart_id).is_none() => {
+                let ids: Vec<&str> = run.charts.iter().map(|c| c.id.as_str()).collect();
+                diags.push(
+                    err(
+                        f,
+                        &p,
+                        format!("run \"{run_id}\" has no chart \"{chart_id}\""),
+                    )
+                    .hint(suggest(chart_id, &ids, "charts")),
+                );
+            }
+            Some(_) if !f.runs.iter().any(|r| r == run_id) => {
+                diags.push(
+                    err(
+                        f,
+                        &p,
+                        format!("the chart's run \"{run_id}\" is not in this finding's runs"),
+                    )
+                    .hint(format!("add `{run_id}` to runs")),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    for (i, l) in f.links.iter().enumerate() {
+        let p = format!("{}.url", f.spans.item("links", i));
+        let u = l.url.as_str();
+        if u.starts_with("https://") || u.starts_with("http://") {
+            if u.len() <= "https://".len() || u.contains(char::is_whitespace) {
+                diags.push(err(f, &p, format!("\"{u}\" is not a valid URL")));
+            }
+        } else if u.starts_with("finding:") || u.starts_with("run:") {
+            if let Some(msg) = check_internal(ctx, f, u) {
+                diags.push(err(f, &p, msg));
+            }
+        } else {
+            diags.push(
+                err(f, &p, format!("\"{u}\" is not an allowed link"))
+                    .hint("links are http(s)://…, finding:<id> or run:<run-id>"),
+            );
+        }
+    }
+    // Line numbers in the body are relative to its start; make them file lines.
+    let at = |line: usize, column: usize| Span::new(f.body_line + line - 1, column);
+    if !facts.has_what_to_do {
+        diags.push(
+            Diagnostic::error(
+                &f.path,
+                Span::new(f.body_line, 1),
+                "the body has no `## What to do` section",
+            )
+            .field("body")
+            .hint("add a level-2 heading `## What to do` followed by the actionable advice"),
+        );
+    }
+    const LINK_HINT: &str = "body links may be http(s)://, mailto:, finding:<id>, run:<run-id>, a site path starting with / or a #fragment";
+    for link in &facts.links {
+        let u = link.url.as_str();
+        let problem: Option<(String, Option<String>)> =
+            if u.starts_with("https://") || u.starts_with("http://") || u.starts_with("mailto:") {
+                None
+            } else if u.starts_with("finding:") || u.starts_with("run:") {
+                check_internal(ctx, f, u).map(|m| (m, None))
+            } else if let Some(frag) = u.strip_prefix('#') {
+                (!facts.heading_ids.iter().any(|h| h == frag)).then(|| {
+                    (
+                        format!("no heading in this body has the id \"{frag}\""),
+                        None,
+                    )
+                })
+            } else if u.starts_with('/') && !u.starts_with("//") {
+                site_path_problem(ctx, f, u)
+            } else {
+                let scheme = u
+                    .split(':')
+                    .next()
+                    .filter(|s| u.contains(':') && !s.contains('/'));
+                Some((
+                    match scheme {
+                        Some(s) => format!("links with the scheme \"{s}:\" are not allowed"),
+                        None if u.starts_with("//") => format!(
+                            "the protocol-relative link \"{u}\" is not allowed; write https:{u}"
+                        ),
+                        None => format!("the relative link \"{u}\" cannot be checked"),
+                    },
+                    None,
+                ))
+            };
+        if let Some((msg, hint)) = problem {
+            diags.push(
+                Diagnostic::error(&f.path, at(link.line, link.column), msg)
+                    .field("body")
+                    .hint(hint.unwrap_or_else(|| LINK_HINT.to_string())),
+            );
+        }
+    }
+}
+
+/// Checks a `/site/path` link of a body against the pages a build writes:
+/// the build without drafts for a finding that is not a draft, the build
+/// with `--drafts` for a draft. Returns the problem and a hint.
+fn site_path_problem(ctx: &Ctx<'_>, f: &Finding, u: &str) -> Option<(String, Option<String>)> {
+    let path = u
+        .trim_start_matches('/')
+        .split(['#', '?'])
+        .next()
+        .unwrap_or("");
+    let pages = if f.draft { ctx.with_drafts } else { ctx.public };
+    if pages.has(path) {
+        return None;
+    }
+    if !f.draft && ctx.with_drafts.has(path) {
+        return Some((
+            format!("the site path \"{u}\" is a page only in a build with --drafts"),
+            Some("link to it once the draft is published, or make this finding a draft too".into()),
+        ));
+    }
+    let msg = format!("the site path \"{u}\" is not a page of this site");
+    // A version written another way ("0.32" for the page "0.32.0").
+    let mut parts = path.trim_end_matches('/').split('/');
+    if let (Some("engines"), Some(engine), Some(v), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    {
+        if let Ok(v) = Version::parse(v) {
+            if let Some(page) = pages
+                .versions
+                .get(engine)
+                .and_then(|vs| vs.iter().find(|p| **p == v))
+            {
+                return Some((
+                    msg,
+                    Some(format!(
+                        "this version's page is spelt as in site.yaml's releases (or as first written): /{}",
+                        urls::version(engine, page.as_str())
+                    )),
+                ));
+            }
+        }
+    }
+    Some((msg, None))
+}
+
+/// Checks a `finding:N[#frag]` or `run:ID` reference; returns the problem.
+fn check_internal(ctx: &Ctx<'_>, from: &Finding, u: &str) -> Option<String> {
+    if let Some(rest) = u.strip_prefix("finding:") {
+        let (num, frag) = match rest.split_once('#') {
+            Some((n, f)) => (n, Some(f)),
+            None => (rest, None),
+        };
+        let Ok(id) = num.parse::<u32>() else {
+            return Some(format!("\"{u}\" does not name a finding number"));
+        };
+        let Some(&t) = ctx.ids.get(&id) else {
+            return (!ctx.finding_exists(id)).then(|| format!("no finding has id {id}"));
+        };
+        let target = &ctx.findings[t];
+        if target.draft && !from.draft {
+            return Some(format!(
+                "finding {id} is a draft, so this link breaks in a build without --drafts"
+            ));
+        }
+        if let Some(frag) = frag {
+            if !ctx.facts[t].heading_ids.iter().any(|h| h == frag) {
+                return Some(format!(
+                    "finding {id} has no heading with the id \"{frag}\""
+                ));
+            }
+        }
+        None
+    } else if let Some(id) = u.strip_prefix("run:") {
+        (!ctx.run_exists(id)).then(|| format!("run \"{id}\" does not exist"))
+    } else {
+        None
+    }
+}

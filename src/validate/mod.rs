@@ -1,0 +1,174 @@
+//! Stage 2, validate: the rules that span records.
+//!
+//! The loader has checked each file on its own. Here the records are checked
+//! against each other and against `site.yaml`: unique ids, known groups and
+//! engines, coherent versions, dates in order, and every reference (runs,
+//! charts, columns, `finding:`/`run:` links, site paths, fragments) resolves.
+//! Every problem becomes a diagnostic; nothing stops early.
+//!
+//! This file runs the checks in order and holds what they share (the
+//! `Ctx` of lookups, the `err` helper, the "did you mean" hints). The
+//! rules themselves, one concern per file:
+//!
+//! - `site.rs`: the rules inside `site.yaml` (groups, engines, releases);
+//! - `finding.rs`: each finding against the site, the runs and the other
+//!   findings (fields, links, body links, site paths, fragments);
+//! - `pages.rs`: the pages a build makes ([`Pages`], [`site_pages`]) and the
+//!   aliases checked against them;
+//! - `run.rs`: each run's tables and charts, read as the build will.
+
+mod finding;
+mod pages;
+mod run;
+mod site;
+
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::load::{did_you_mean, Loaded};
+use crate::record::*;
+use finding::check_finding;
+use pages::check_aliases;
+use run::check_run;
+use site::check_site;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+pub use pages::{site_pages, site_paths, Pages};
+
+/// Checks the relations between the loaded records.
+pub fn validate(loaded: &Loaded) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    let Some(site) = &loaded.site else {
+        return diags;
+    };
+    check_site(site, &mut diags);
+    let runs: HashMap<&str, &Run> = loaded.runs.iter().map(|r| (r.id.as_str(), &**r)).collect();
+    let ids = first_by_id(&loaded.findings);
+    // Records with errors of their own still exist: references to them are fine.
+    let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
+    let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
+    let facts: Vec<&BodyFacts> = loaded.findings.iter().map(|f| &f.facts).collect();
+    let (public, with_drafts) = rayon::join(
+        || site_pages(site, &loaded.findings, &loaded.runs, false),
+        || site_pages(site, &loaded.findings, &loaded.runs, true),
+    );
+    let ctx = Ctx {
+        findings: &loaded.findings,
+        site,
+        runs: &runs,
+        ids: &ids,
+        facts: &facts,
+        public: &public,
+        with_drafts: &with_drafts,
+        broken_ids: &broken_ids,
+        broken_runs: &broken_runs,
+    };
+
+    let mut seen_ids: HashMap<u32, &Finding> = HashMap::new();
+    for f in loaded.findings.iter() {
+        if let Some(first) = seen_ids.get(&f.id) {
+            diags.push(
+                err(
+                    f,
+                    "id",
+                    format!("id {} is already used by {}", f.id, first.path.display()),
+                )
+                .hint("ids are permanent and never reused; give this finding the next free number"),
+            );
+        } else {
+            seen_ids.insert(f.id, f);
+        }
+    }
+    // Each record's own checks, in parallel; diagnostics stay in record order.
+    use rayon::prelude::*;
+    let per_finding: Vec<Diagnostics> = loaded
+        .findings
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut d = Diagnostics::new();
+            check_finding(&ctx, f, facts[i], &mut d);
+            d
+        })
+        .collect();
+    per_finding.into_iter().for_each(|d| diags.extend(d));
+    check_aliases(loaded, &public, &with_drafts, &mut diags);
+    let colors: BTreeMap<String, String> = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.color.clone()))
+        .collect();
+    let names: BTreeMap<String, String> = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    let per_run: Vec<Diagnostics> = loaded
+        .runs
+        .par_iter()
+        .map(|r| {
+            let mut d = Diagnostics::new();
+            check_run(loaded, r, &colors, &names, &mut d);
+            d
+        })
+        .collect();
+    per_run.into_iter().for_each(|d| diags.extend(d));
+    diags
+}
+
+struct Ctx<'a> {
+    findings: &'a [Arc<Finding>],
+    site: &'a Site,
+    runs: &'a HashMap<&'a str, &'a Run>,
+    /// Index in `findings` of the first finding with each id.
+    ids: &'a HashMap<u32, usize>,
+    /// Body facts, by index in `findings`.
+    facts: &'a [&'a BodyFacts],
+    /// The pages of a build without drafts.
+    public: &'a Pages,
+    /// The pages of a build with `--drafts`.
+    with_drafts: &'a Pages,
+    broken_ids: &'a HashSet<u32>,
+    broken_runs: &'a HashSet<&'a str>,
+}
+
+impl Ctx<'_> {
+    fn finding_exists(&self, id: u32) -> bool {
+        self.ids.contains_key(&id) || self.broken_ids.contains(&id)
+    }
+
+    fn run_exists(&self, id: &str) -> bool {
+        self.runs.contains_key(id) || self.broken_runs.contains(id)
+    }
+}
+
+fn first_by_id(findings: &[std::sync::Arc<Finding>]) -> HashMap<u32, usize> {
+    let mut m = HashMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        m.entry(f.id).or_insert(i);
+    }
+    m
+}
+
+fn err(f: &Finding, field: &str, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(&f.path, f.spans.get(field), msg).field(field)
+}
+
+fn suggest(word: &str, known: &[&str], what: &str) -> String {
+    match did_you_mean(word, known) {
+        Some(s) => format!("did you mean \"{s}\"?"),
+        None if known.is_empty() => format!("there are no {what} defined"),
+        None => {
+            let mut k = known.to_vec();
+            k.sort_unstable();
+            k.dedup();
+            format!("known {what}: {}", k.join(", "))
+        }
+    }
+}
+
+fn suggest_path(word: &str, known: &[&str], layout: &str) -> String {
+    match did_you_mean(word, known) {
+        Some(s) => format!("did you mean \"{s}\"?"),
+        None => format!("a run lives in {layout}"),
+    }
+}
