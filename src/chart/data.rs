@@ -1,0 +1,488 @@
+//! Reading the table: the CSV cells named by a chart spec become series (a
+//! legend name and a colour each) and their values, as bars over categories
+//! or points over a numeric x. Takes a [`ChartInput`]; hands a [`Data`] to
+//! layout, drawing and the summary, or a [`ChartError`] naming the line and
+//! column at fault.
+
+use super::text::one_line;
+use super::{ChartError, ChartInput, MAX_CHART_VALUES};
+use crate::record::{ChartKind, ChartSpec, Table};
+use plotters::style::RGBColor;
+use std::collections::BTreeMap;
+
+/// Okabe-Ito colours, in their published order, without black (invisible on a
+/// dark page) and with yellow moved last (faint on a light page).
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xF0, 0xE4, 0x42),
+];
+
+/// One series: a name for the legend and a colour.
+pub(super) struct Series {
+    pub(super) name: String,
+    pub(super) color: RGBColor,
+}
+
+/// The series of a chart, keyed by (series cell, y column index).
+pub(super) struct SeriesSet {
+    pub(super) list: Vec<Series>,
+    index: BTreeMap<(String, usize), usize>,
+    palette_next: usize,
+}
+
+impl SeriesSet {
+    fn new() -> Self {
+        SeriesSet {
+            list: Vec::new(),
+            index: BTreeMap::new(),
+            palette_next: 0,
+        }
+    }
+
+    /// The index of the series for a row's series cell (if the chart has a
+    /// series column) and y column (if the chart has several), created on
+    /// first sight.
+    fn get(&mut self, input: &ChartInput, cell: Option<&str>, y: Option<usize>) -> usize {
+        let key = (cell.unwrap_or("").to_string(), y.unwrap_or(0));
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let y_name = y.and_then(|k| input.spec.y.get(k)).map(String::as_str);
+        let engine = cell.and_then(|c| {
+            let color = input.engine_colors.get(c).and_then(|h| parse_hex(h))?;
+            Some((input.engine_names.get(c).map_or(c, String::as_str), color))
+        });
+        let shown = |c: &str| -> String {
+            let name = engine.map_or(c, |(n, _)| n);
+            if name.trim().is_empty() {
+                "(blank)".to_string()
+            } else {
+                one_line(name)
+            }
+        };
+        let name = match (cell, y_name) {
+            (Some(c), Some(y)) => format!("{} – {}", shown(c), one_line(y)),
+            (Some(c), None) => shown(c),
+            (None, Some(y)) => one_line(y),
+            (None, None) => input
+                .spec
+                .y
+                .first()
+                .map_or_else(String::new, |y| one_line(y)),
+        };
+        // An engine keeps its colour only when it names the whole series.
+        let color = match engine {
+            Some((_, color)) if y.is_none() => color,
+            _ => {
+                let c = PALETTE[self.palette_next % PALETTE.len()];
+                self.palette_next += 1;
+                c
+            }
+        };
+        self.list.push(Series { name, color });
+        self.index.insert(key, self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
+/// One bar slot of a bar chart: a value (or none) in a category and lane.
+pub(super) struct Bar {
+    pub(super) cat: usize,
+    pub(super) lane: usize,
+    pub(super) series: usize,
+    pub(super) value: Option<f64>,
+    /// The CSV cell, trimmed, for labels and the summary.
+    pub(super) text: String,
+}
+
+/// One point of a line or scatter chart.
+#[derive(Clone)]
+pub(super) struct Point {
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) x_text: String,
+    pub(super) y_text: String,
+}
+
+/// The data of a chart, read from the table.
+pub(super) enum Values {
+    /// Bars over categories, in CSV order.
+    Bars {
+        cats: Vec<String>,
+        lanes: usize,
+        bars: Vec<Bar>,
+    },
+    /// Points over a numeric x, one list per series, sorted by x for lines.
+    Points(Vec<Vec<Point>>),
+}
+
+pub(super) struct Data {
+    pub(super) values: Values,
+    pub(super) series: SeriesSet,
+    /// The x axis title.
+    pub(super) x_title: String,
+    /// The y axis title.
+    pub(super) y_title: String,
+}
+
+fn row_line(table: &Table, r: usize) -> usize {
+    table.row_lines.get(r).copied().unwrap_or(r + 2)
+}
+
+fn column_index(table: &Table, name: &str) -> Result<usize, ChartError> {
+    table.index(name).ok_or_else(|| {
+        let have = if table.header.is_empty() {
+            "it has no header".to_string()
+        } else {
+            format!("its columns are {}", quoted_list(&table.header))
+        };
+        ChartError::new(
+            None,
+            Some(name),
+            format!(
+                "column \"{}\" is not in table \"{}\" ({have})",
+                shorten(name),
+                shorten(&table.file)
+            ),
+        )
+    })
+}
+
+fn quoted_list(names: &[String]) -> String {
+    let mut out = String::new();
+    for (i, n) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('"');
+        out.push_str(&shorten(n));
+        out.push('"');
+    }
+    out
+}
+
+/// Cuts long cell text for messages.
+fn shorten(s: &str) -> String {
+    let s = one_line(s);
+    if s.chars().count() > 40 {
+        let mut t: String = s.chars().take(39).collect();
+        t.push('…');
+        t
+    } else {
+        s
+    }
+}
+
+fn cell<'t>(table: &'t Table, r: usize, idx: usize, name: &str) -> Result<&'t str, ChartError> {
+    let row = &table.rows[r];
+    row.get(idx).map(|c| c.trim()).ok_or_else(|| {
+        let line = row_line(table, r);
+        ChartError::new(
+            Some(line),
+            Some(name),
+            format!(
+                "row {line}, column \"{}\": the row has {} cells, expected {}",
+                shorten(name),
+                row.len(),
+                table.header.len().max(idx + 1)
+            ),
+        )
+    })
+}
+
+/// Reads a numeric cell: `None` for an empty cell (no value).
+fn number(text: &str, line: usize, name: &str, log: bool) -> Result<Option<f64>, ChartError> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let at = || format!("row {line}, column \"{}\"", shorten(name));
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => {
+            if log && v <= 0.0 {
+                Err(ChartError::new(
+                    Some(line),
+                    Some(name),
+                    format!(
+                        "{}: a logarithmic axis needs values above zero, found \"{}\"",
+                        at(),
+                        shorten(text)
+                    ),
+                ))
+            } else {
+                Ok(Some(v))
+            }
+        }
+        _ => Err(ChartError::new(
+            Some(line),
+            Some(name),
+            format!("{}: expected a number, found \"{}\"", at(), shorten(text)),
+        )),
+    }
+}
+
+impl Data {
+    pub(super) fn read(input: &ChartInput) -> Result<Data, ChartError> {
+        let spec = input.spec;
+        let table = input.table;
+        let ix = column_index(table, &spec.x)?;
+        if spec.y.is_empty() {
+            return Err(ChartError::new(
+                None,
+                None,
+                "the chart names no y column".to_string(),
+            ));
+        }
+        let iy = spec
+            .y
+            .iter()
+            .map(|y| column_index(table, y))
+            .collect::<Result<Vec<_>, _>>()?;
+        let is = match &spec.series {
+            Some(s) => Some(column_index(table, s)?),
+            None => None,
+        };
+        if table.rows.is_empty() {
+            return Err(ChartError::new(
+                None,
+                None,
+                "the table has no rows".to_string(),
+            ));
+        }
+        let values = table.rows.len().saturating_mul(spec.y.len());
+        if values > MAX_CHART_VALUES {
+            return Err(ChartError::new(
+                None,
+                None,
+                format!("the chart would draw {values} values; the limit is {MAX_CHART_VALUES}"),
+            ));
+        }
+        let numeric_x = matches!(spec.kind, ChartKind::Line | ChartKind::Scatter);
+        if numeric_x && !table.column(&spec.x).is_some_and(|c| c.is_numeric()) {
+            return Err(ChartError::new(
+                None,
+                Some(&spec.x),
+                format!(
+                    "a {} chart needs a numeric x, but column \"{}\" has no unit",
+                    spec.kind.as_str(),
+                    shorten(&spec.x)
+                ),
+            ));
+        }
+        let multi_y = spec.y.len() > 1;
+        let mut series = SeriesSet::new();
+        let values = if numeric_x {
+            let mut points: Vec<Vec<Point>> = Vec::new();
+            for r in 0..table.rows.len() {
+                let line = row_line(table, r);
+                let xt = cell(table, r, ix, &spec.x)?;
+                let x = number(xt, line, &spec.x, spec.log_x)?;
+                let sc = match (is, &spec.series) {
+                    (Some(i), Some(name)) => Some(cell(table, r, i, name)?),
+                    _ => None,
+                };
+                for (k, (&yi, yname)) in iy.iter().zip(&spec.y).enumerate() {
+                    let yt = cell(table, r, yi, yname)?;
+                    let y = number(yt, line, yname, spec.log_y)?;
+                    let s = series.get(input, sc, multi_y.then_some(k));
+                    if points.len() <= s {
+                        points.resize(s + 1, Vec::new());
+                    }
+                    if let (Some(x), Some(y)) = (x, y) {
+                        points[s].push(Point {
+                            x,
+                            y,
+                            x_text: xt.to_string(),
+                            y_text: yt.to_string(),
+                        });
+                    }
+                }
+            }
+            if spec.kind == ChartKind::Line {
+                for p in &mut points {
+                    p.sort_by(|a, b| a.x.total_cmp(&b.x));
+                }
+            }
+            if points.iter().all(Vec::is_empty) {
+                return Err(no_values(spec));
+            }
+            Values::Points(points)
+        } else {
+            let grouped = spec.kind == ChartKind::GroupedBar;
+            let mut cats: Vec<String> = Vec::new();
+            let mut cat_index: BTreeMap<String, usize> = BTreeMap::new();
+            let mut bars: Vec<Bar> = Vec::new();
+            let mut seen: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+            for r in 0..table.rows.len() {
+                let line = row_line(table, r);
+                let xt = cell(table, r, ix, &spec.x)?;
+                let cat = if grouped {
+                    *cat_index.entry(xt.to_string()).or_insert_with(|| {
+                        cats.push(xt.to_string());
+                        cats.len() - 1
+                    })
+                } else {
+                    cats.push(xt.to_string());
+                    cats.len() - 1
+                };
+                let sc = match (is, &spec.series) {
+                    (Some(i), Some(name)) => Some(cell(table, r, i, name)?),
+                    _ => None,
+                };
+                for (k, (&yi, yname)) in iy.iter().zip(&spec.y).enumerate() {
+                    let yt = cell(table, r, yi, yname)?;
+                    let value = number(yt, line, yname, spec.log_y)?;
+                    let s = series.get(input, sc, multi_y.then_some(k));
+                    if grouped {
+                        if let Some(first) = seen.insert((cat, s), line) {
+                            return Err(ChartError::new(
+                                Some(line),
+                                Some(spec.series.as_deref().unwrap_or(&spec.x)),
+                                format!(
+                                    "row {line}: a second value for \"{}\" in series \"{}\" \
+                                     (the first is on row {first}); a grouped-bar chart takes \
+                                     one row per x value and series",
+                                    shorten(xt),
+                                    shorten(&series.list[s].name)
+                                ),
+                            ));
+                        }
+                    }
+                    bars.push(Bar {
+                        cat,
+                        lane: if grouped { s } else { k },
+                        series: s,
+                        value,
+                        text: yt.to_string(),
+                    });
+                }
+            }
+            if bars.iter().all(|b| b.value.is_none()) {
+                return Err(no_values(spec));
+            }
+            let lanes = if grouped {
+                series.list.len()
+            } else {
+                spec.y.len()
+            };
+            Values::Bars { cats, lanes, bars }
+        };
+        Ok(Data {
+            values,
+            series,
+            x_title: x_title(input),
+            y_title: y_title(input),
+        })
+    }
+}
+
+fn no_values(spec: &ChartSpec) -> ChartError {
+    let (col, msg) = if spec.y.len() == 1 {
+        (
+            Some(spec.y[0].as_str()),
+            format!(
+                "column \"{}\" has no values to plot (every cell is empty)",
+                shorten(&spec.y[0])
+            ),
+        )
+    } else {
+        (
+            None,
+            format!(
+                "columns {} have no values to plot (every cell is empty)",
+                quoted_list(&spec.y)
+            ),
+        )
+    };
+    ChartError::new(None, col, msg)
+}
+
+fn x_title(input: &ChartInput) -> String {
+    let spec = input.spec;
+    match &spec.x_label {
+        Some(l) => one_line(l),
+        None => input
+            .table
+            .column(&spec.x)
+            .map_or_else(|| one_line(&spec.x), |c| one_line(&c.label())),
+    }
+}
+
+fn y_title(input: &ChartInput) -> String {
+    let spec = input.spec;
+    if let Some(l) = &spec.y_label {
+        return one_line(l);
+    }
+    let label = |y: &String| {
+        input
+            .table
+            .column(y)
+            .map_or_else(|| y.clone(), |c| c.label())
+    };
+    if spec.y.len() > 1 {
+        let units: Vec<Option<&str>> = spec
+            .y
+            .iter()
+            .map(|y| {
+                input
+                    .table
+                    .column(y)
+                    .and_then(|c| c.unit.as_deref())
+                    .filter(|u| !u.is_empty())
+            })
+            .collect();
+        if let Some(Some(first)) = units.first() {
+            if units.iter().all(|u| *u == Some(*first)) {
+                return one_line(first);
+            }
+        }
+        return one_line(&spec.y.iter().map(label).collect::<Vec<_>>().join(", "));
+    }
+    spec.y
+        .first()
+        .map(label)
+        .map_or_else(String::new, |l| one_line(&l))
+}
+
+impl Data {
+    /// The smallest and largest y value.
+    pub(super) fn y_range(&self) -> (f64, f64) {
+        let ys: Box<dyn Iterator<Item = f64> + '_> = match &self.values {
+            Values::Bars { bars, .. } => Box::new(bars.iter().filter_map(|b| b.value)),
+            Values::Points(p) => Box::new(p.iter().flatten().map(|p| p.y)),
+        };
+        min_max(ys)
+    }
+
+    /// The smallest and largest x value of a line or scatter chart.
+    pub(super) fn x_range(&self) -> (f64, f64) {
+        match &self.values {
+            Values::Points(p) => min_max(p.iter().flatten().map(|p| p.x)),
+            Values::Bars { cats, .. } => (0.0, cats.len() as f64),
+        }
+    }
+}
+
+fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if lo.is_finite() && hi.is_finite() {
+        (lo, hi)
+    } else {
+        (0.0, 1.0)
+    }
+}
+
+fn parse_hex(s: &str) -> Option<RGBColor> {
+    let h = s.trim().strip_prefix('#')?;
+    if h.len() != 6 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).ok();
+    Some(RGBColor(byte(0)?, byte(2)?, byte(4)?))
+}

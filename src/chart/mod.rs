@@ -1,0 +1,138 @@
+//! Charts: one chart spec and its table in, one self-contained SVG string out.
+//!
+//! This module owns everything between a validated [`ChartSpec`] (from
+//! `run.yaml`) plus its [`Table`] (the CSV, as text) and the `<svg>` element
+//! that a page embeds inline. Data enters through [`ChartInput`]: the spec,
+//! the table, and the site's engine colours and display names. It leaves as a
+//! [`RenderedChart`]: the SVG markup and a one-line plain-text summary of the
+//! data (the page's accessible description). Anything wrong with the data
+//! leaves as a [`ChartError`] that names the CSV line and column at fault;
+//! nothing here panics, prints or touches the file system.
+//!
+//! How a chart is made:
+//!
+//! 1. The table's cells are read into series (bars or points). A series named
+//!    after an engine takes the engine's colour; others take colours from a
+//!    colour-blind-safe palette (Okabe-Ito), in order of first appearance.
+//! 2. Axes get round ticks (1, 2, 2.5, 5 × 10^k, or powers of ten on a
+//!    logarithmic axis), bar value axes start at zero, and the layout is sized
+//!    around the labels: long category labels wrap onto two lines or are
+//!    rotated, and the picture grows rather than cutting or overlapping them.
+//! 3. plotters (SVG backend) draws the grid, the axes and the data marks, each
+//!    in its own pass so that every colour in the grid and axis passes can be
+//!    turned into `currentColor` without guessing. plotters cannot measure
+//!    text without font files, so text is laid out here (with a width table
+//!    for a typical sans-serif face) and written as plain `<text>` elements
+//!    without a font family: the page's font applies.
+//!
+//! One file per step: `data` reads the table into series, `scale` picks the
+//! axes' round ticks and writes their labels, `text` measures and wraps
+//! text, `layout` plans the picture around its labels, `svg` draws it with
+//! plotters and writes the text elements, and `summary` says the data in one
+//! line of plain text. This file holds the public API and runs the steps.
+//!
+//! The SVG follows the page's theme: text, axes and ticks use `currentColor`,
+//! grid lines use `currentColor` at low opacity, and there is no background.
+//! Text has no font family (an inline SVG inherits the page's) and a size of
+//! 12px set on its group; page CSS should not override that size, since the
+//! layout was measured for it. Hooks for CSS, none of which the page must
+//! define: the root's `plot plot-<kind>`, and the groups `plot-grid`,
+//! `plot-marks`, `plot-axes` and `plot-labels`, whose texts may carry
+//! `plot-value`, `plot-axis-title` or `plot-legend`.
+//!
+//! The root has `role="img"` and `aria-labelledby` pointing at its `<title>`
+//! and `<desc>`, whose ids derive from the chart id and a hash of the input,
+//! so several charts can sit on one page. Output bytes depend only on input.
+
+mod data;
+mod layout;
+mod scale;
+mod summary;
+mod svg;
+#[cfg(test)]
+mod tests;
+mod text;
+
+use crate::record::{ChartSpec, Table};
+use data::Data;
+use layout::Plan;
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::LogCoord;
+use std::collections::BTreeMap;
+use summary::summarize;
+use svg::draw;
+
+/// What [`render`] needs: a chart spec, its table, and the site's engines.
+pub struct ChartInput<'a> {
+    /// The chart spec from `run.yaml`.
+    pub spec: &'a ChartSpec,
+    /// The table the spec draws from.
+    pub table: &'a Table,
+    /// Colours for series named after engines: engine id -> "#rrggbb".
+    pub engine_colors: &'a BTreeMap<String, String>,
+    /// Display names for engine ids (legend shows "vLLM" not "vllm").
+    pub engine_names: &'a BTreeMap<String, String>,
+}
+
+/// A chart, ready to be embedded in a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedChart {
+    /// The `<svg>` element, starting with `<svg` and ending with `</svg>\n`.
+    pub svg: String,
+    /// One-line plain-text summary of the data, used in `<desc>` and as the
+    /// figure's accessible description.
+    pub summary: String,
+}
+
+/// Why a chart could not be drawn, said for people.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ChartError {
+    /// The CSV file line of the offending row, when a row is at fault.
+    pub row_line: Option<usize>,
+    /// The column at fault, when one is.
+    pub column: Option<String>,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl ChartError {
+    fn new(row_line: Option<usize>, column: Option<&str>, message: String) -> Self {
+        ChartError {
+            row_line,
+            column: column.map(str::to_string),
+            message,
+        }
+    }
+}
+
+/// The most values one chart may draw: table rows × `y` columns. Bigger
+/// charts make pages of many megabytes that no reader can take in;
+/// `findings check` reports them (see `validate`), and [`render`] refuses
+/// them too.
+pub const MAX_CHART_VALUES: usize = 10_000;
+
+/// Draws one chart as SVG, with a plain-text summary of its data.
+///
+/// Returns an error naming the CSV line and column when the table cannot be
+/// drawn as the spec asks (a missing column, a cell that is not a number, a
+/// value at or below zero on a logarithmic axis, no rows, no values).
+pub fn render(input: &ChartInput) -> Result<RenderedChart, ChartError> {
+    let data = Data::read(input)?;
+    let summary = summarize(input, &data);
+    let plan = Plan::new(input, &data);
+    let svg = match (plan.x.log, plan.y.log) {
+        (false, false) => draw::<RangedCoordf64, RangedCoordf64>(input, &data, &plan, &summary),
+        (true, false) => draw::<LogCoord<f64>, RangedCoordf64>(input, &data, &plan, &summary),
+        (false, true) => draw::<RangedCoordf64, LogCoord<f64>>(input, &data, &plan, &summary),
+        (true, true) => draw::<LogCoord<f64>, LogCoord<f64>>(input, &data, &plan, &summary),
+    }?;
+    Ok(RenderedChart { svg, summary })
+}
+
+/// Finds every problem [`render`] would report, without drawing: all of
+/// them come from reading the table (drawing into a string cannot fail), so
+/// `check` and validation need not pay for the SVG.
+pub fn check(input: &ChartInput) -> Result<(), ChartError> {
+    Data::read(input).map(|_| ())
+}
