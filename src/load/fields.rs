@@ -6,6 +6,7 @@
 //! each with its line, its field and a hint.
 
 use super::yaml::{Mapping, RawText, Value};
+use super::{is_slug, MAX_NAME_CHARS};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::record::{Date, Spans};
 use crate::version::Version;
@@ -441,5 +442,50 @@ impl<'v> Obj<'v> {
     /// The field path of this mapping.
     pub(crate) fn path(&self) -> &'v str {
         self.path
+    }
+}
+
+/// A list of names that each get a page (tags, models): short enough to be
+/// a file name.
+pub(super) fn name_list(doc: &mut Doc<'_>, obj: Obj<'_>, key: &str) -> Vec<String> {
+    let path = join(obj.path(), key);
+    let items = doc.list(obj, key);
+    doc.kept(&path, items, |doc, v, p| {
+        let s = doc.string(v, p)?;
+        let n = s.chars().count();
+        if n > MAX_NAME_CHARS {
+            doc.error_hint(
+                p,
+                format!("the name is {n} characters long; the limit is {MAX_NAME_CHARS}"),
+                Some("each tag and model gets a page named after it; keep names short"),
+            );
+            return None;
+        }
+        Some(s)
+    })
+}
+
+/// A required identifier made of lowercase letters, digits and '-'.
+pub(super) fn slug_field(doc: &mut Doc<'_>, obj: Obj<'_>, key: &str) -> Option<String> {
+    let s = doc.req_string(obj, key)?;
+    if s.len() > MAX_NAME_CHARS {
+        doc.error_hint(
+            &join(obj.path(), key),
+            format!(
+                "the id is {} characters long; the limit is {MAX_NAME_CHARS}",
+                s.len()
+            ),
+            Some("ids become part of addresses; keep them short"),
+        );
+        None
+    } else if is_slug(&s) {
+        Some(s)
+    } else {
+        doc.error_hint(
+            &join(obj.path(), key),
+            format!("\"{s}\" is not a valid id"),
+            Some("ids use lowercase letters a-z, digits and '-' only"),
+        );
+        None
     }
 }

@@ -7,10 +7,17 @@
 //! exactly what was written (`0.30` unquoted). Flow style (`[a, b]`) is
 //! mapped item by item on its line; anything the scanner cannot place falls
 //! back to its nearest parent (see [`Spans::get`]).
+//!
+//! [`parse_yaml`] is what the record readers call: it refuses tabs, parses
+//! (within the limits kept by `budget.rs`), and scans the positions.
 
-use crate::diagnostics::Span;
+mod budget;
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::record::Spans;
+use budget::{Budget, ValueSeed};
 use std::collections::HashMap;
+use std::path::Path;
 
 pub(crate) use serde_yaml::{Mapping, Value};
 
@@ -28,6 +35,50 @@ const TOO_MANY_VALUES: &str =
 const TOO_MUCH_TEXT: &str =
     "the YAML holds more than 4194304 bytes of text once its aliases are expanded";
 const TOO_DEEP: &str = "lists and mappings are nested more than 64 levels deep";
+
+/// Parses YAML text that starts on `first_line` of `file`, reporting syntax
+/// errors and tabs. Returns the value with its spans.
+pub(super) fn parse_yaml(
+    file: &Path,
+    text: &str,
+    first_line: usize,
+    diags: &mut Diagnostics,
+) -> Option<(Value, Spans, RawText)> {
+    if let Some((i, line)) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'))
+    {
+        let col = line.find('\t').unwrap_or(0) + 1;
+        diags.push(
+            Diagnostic::error(
+                file,
+                Span::new(first_line + i, col),
+                "a tab is used for indentation",
+            )
+            .hint("YAML indents with spaces only; replace the tab with spaces"),
+        );
+        return None;
+    }
+    match parse(text) {
+        Ok(v) => {
+            let (spans, raw) = scan(text, first_line);
+            Some((v, spans, raw))
+        }
+        Err((msg, span, hint)) => {
+            let span = if span.line == 0 {
+                Span::new(first_line, 1)
+            } else {
+                Span::new(first_line + span.line - 1, span.column)
+            };
+            diags.push(
+                Diagnostic::error(file, span, msg)
+                    .hint(hint.unwrap_or("check the indentation and quoting around this line")),
+            );
+            None
+        }
+    }
+}
 
 /// Parses one YAML document. On a syntax error returns the message and the
 /// position relative to the start of `text` (1-based), and a hint when there
@@ -217,157 +268,6 @@ fn explain(msg: String, span: Span) -> (String, Span, Option<&'static str>) {
             _ => None,
         };
         (format!("YAML syntax: {msg}"), span, hint)
-    }
-}
-
-/// What one document may still hold (see [`MAX_YAML_VALUES`] and friends).
-#[derive(Default)]
-struct Budget {
-    values: std::cell::Cell<usize>,
-    text: std::cell::Cell<usize>,
-    depth: std::cell::Cell<usize>,
-}
-
-impl Budget {
-    fn value<E: serde::de::Error>(&self) -> Result<(), E> {
-        let n = self.values.get() + 1;
-        self.values.set(n);
-        if n > MAX_YAML_VALUES {
-            return Err(E::custom(TOO_MANY_VALUES));
-        }
-        Ok(())
-    }
-
-    fn text<E: serde::de::Error>(&self, s: &str) -> Result<(), E> {
-        self.value()?;
-        let n = self.text.get() + s.len();
-        self.text.set(n);
-        if n > MAX_YAML_TEXT {
-            return Err(E::custom(TOO_MUCH_TEXT));
-        }
-        Ok(())
-    }
-
-    fn enter<E: serde::de::Error>(&self) -> Result<(), E> {
-        self.value()?;
-        let d = self.depth.get() + 1;
-        self.depth.set(d);
-        if d > MAX_YAML_DEPTH {
-            return Err(E::custom(TOO_DEEP));
-        }
-        Ok(())
-    }
-
-    fn leave(&self) {
-        self.depth.set(self.depth.get().saturating_sub(1));
-    }
-}
-
-/// Builds a [`Value`] like serde_yaml's own `Deserialize`, within a budget.
-struct ValueSeed<'b>(&'b Budget);
-
-impl<'de> serde::de::DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = Value;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("any YAML value")
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Value, E> {
-        self.0.value()?;
-        Ok(Value::Bool(b))
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Value, E> {
-        self.0.value()?;
-        Ok(Value::Number(n.into()))
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Value, E> {
-        self.0.value()?;
-        Ok(Value::Number(n.into()))
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Value, E> {
-        self.0.value()?;
-        Ok(Value::Number(n.into()))
-    }
-
-    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Value, E> {
-        self.0.text(s)?;
-        Ok(Value::String(s.to_string()))
-    }
-
-    fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Value, E> {
-        self.0.text(&s)?;
-        Ok(Value::String(s))
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
-        self.0.value()?;
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
-        self.visit_unit()
-    }
-
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        serde::de::DeserializeSeed::deserialize(self, d)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.0.enter()?;
-        let mut items = Vec::new();
-        while let Some(v) = seq.next_element_seed(ValueSeed(self.0))? {
-            items.push(v);
-        }
-        self.0.leave();
-        Ok(Value::Sequence(items))
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        use serde::de::Error;
-        self.0.enter()?;
-        let mut m = Mapping::new();
-        while let Some(k) = map.next_key_seed(ValueSeed(self.0))? {
-            let v = map.next_value_seed(ValueSeed(self.0))?;
-            if m.contains_key(&k) {
-                let key = match &k {
-                    Value::String(s) => format!("with key {s:?}"),
-                    Value::Number(n) => format!("with key {n}"),
-                    Value::Bool(b) => format!("with key `{b}`"),
-                    Value::Null => "with null key".to_string(),
-                    _ => "in YAML map".to_string(),
-                };
-                return Err(A::Error::custom(format!("duplicate entry {key}")));
-            }
-            m.insert(k, v);
-        }
-        self.0.leave();
-        Ok(Value::Mapping(m))
-    }
-
-    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
-        use serde::de::{Error, VariantAccess};
-        self.0.value()?;
-        let (tag, contents): (String, _) = data.variant()?;
-        if tag.is_empty() {
-            return Err(A::Error::custom("empty YAML tag is not allowed"));
-        }
-        let value = contents.newtype_variant_seed(ValueSeed(self.0))?;
-        Ok(Value::Tagged(Box::new(serde_yaml::value::TaggedValue {
-            tag: serde_yaml::value::Tag::new(tag),
-            value,
-        })))
     }
 }
 

@@ -1,0 +1,328 @@
+//! Runs: one `data/runs/<id>/run.yaml` each, with its setups, tables and
+//! charts. Takes the run's folder (or, without the disk, its `run.yaml`
+//! text and a way to get each table's text); hands on a [`Run`] whose
+//! tables are read through `table`, or diagnostics.
+
+use super::fields::{self, join, slug_field, Doc};
+use super::files::read_text;
+use super::table::read_csv;
+use super::yaml::{parse_yaml, Value};
+use super::{
+    is_slug, CHART_FIELDS, COLUMN_FIELDS, MAX_RECORD_BYTES, MAX_TABLE_BYTES, RUN_FIELDS,
+    SETUP_FIELDS, TABLE_FIELDS,
+};
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::record::{ChartKind, ChartSpec, Column, Run, Setup, Table};
+use std::path::Path;
+
+pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
+    let id = dir.file_name()?.to_string_lossy().to_string();
+    let file = dir.join("run.yaml");
+    if !is_slug(&id) {
+        diags.push(
+            Diagnostic::error(
+                dir,
+                Span::default(),
+                format!("\"{id}\" is not a valid run id"),
+            )
+            .hint("name run folders with lowercase letters a-z, digits and '-'"),
+        );
+        return None;
+    }
+    if !root.join(&file).exists() && root.join(&file).symlink_metadata().is_err() {
+        diags.push(
+            Diagnostic::error(dir, Span::default(), "the run folder has no run.yaml").hint(
+                "every folder in data/runs/ is a run; add its run.yaml, or start the folder's name with _ to leave it out",
+            ),
+        );
+        return None;
+    }
+    let text = match read_text(root, &file, MAX_RECORD_BYTES) {
+        Ok(t) => t,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let tables = |name: &str| {
+        let rel = dir.join(name);
+        if !root.join(&rel).is_file() {
+            return TableText::Missing;
+        }
+        match read_text(root, &rel, MAX_TABLE_BYTES) {
+            Ok(t) => TableText::Text(t),
+            Err(d) => TableText::Unreadable(d),
+        }
+    };
+    parse_run(dir, &text, &tables, diags)
+}
+
+/// A run's table as [`parse_run`] gets it.
+pub enum TableText {
+    /// No such file.
+    Missing,
+    /// The file could not be read; the diagnostic says why.
+    Unreadable(Diagnostic),
+    /// The file's text, as [`decode_text`](super::decode_text) makes it.
+    Text(String),
+}
+
+/// Reads one run from the text of its `run.yaml`, without touching the disk:
+/// `dir` is the run's folder relative to the root (`data/runs/<id>`), and
+/// `tables` gives the text of each table file named in it. Problems go to the
+/// returned diagnostics. This is what `findings check` does for each run,
+/// minus reading files; the fuzz targets call it.
+pub fn parse_run_text(
+    dir: &Path,
+    text: &str,
+    tables: &dyn Fn(&str) -> TableText,
+) -> (Option<Run>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let run = parse_run(dir, text, tables, &mut diags);
+    (run, diags)
+}
+
+fn parse_run(
+    dir: &Path,
+    text: &str,
+    tables_text: &dyn Fn(&str) -> TableText,
+    diags: &mut Diagnostics,
+) -> Option<Run> {
+    let id = dir.file_name()?.to_string_lossy().to_string();
+    let file = dir.join("run.yaml");
+    let (value, spans, raw) = parse_yaml(&file, text, 1, diags)?;
+    let mut doc = Doc {
+        file: &file,
+        spans: &spans,
+        raw: &raw,
+        diags,
+        items: Default::default(),
+    };
+    if value.is_null() {
+        doc.error_hint(
+            "",
+            "the file is empty",
+            Some("a run.yaml needs at least title, date, setups and tables"),
+        );
+        return None;
+    }
+    let obj = doc.object(&value, "", RUN_FIELDS)?;
+    let title = doc.req_string(obj, "title");
+    let date = doc.req_date(obj, "date");
+    let mut setups = Vec::new();
+    let setup_values = doc.req_list(obj, "setups");
+    if matches!(doc.get(obj, "setups"), Some(Value::Sequence(l)) if l.is_empty()) {
+        doc.error("setups", "at least one setup is required");
+    }
+    for (i, s) in setup_values.unwrap_or(&[]).iter().enumerate() {
+        let path = format!("setups[{i}]");
+        let Some(so) = doc.object(s, &path, SETUP_FIELDS) else {
+            continue;
+        };
+        let engine = doc.req_string(so, "engine");
+        let version = doc.get(so, "version").and_then(|v| {
+            let p = join(&path, "version");
+            doc.version(v, &p).map(|v| v.as_str().to_string())
+        });
+        let flags = doc.opt_string(so, "flags");
+        if let Some(engine) = engine {
+            setups.push(Setup {
+                engine,
+                version,
+                flags,
+            });
+        }
+    }
+    let model = doc.opt_string(obj, "model");
+    let hardware = doc.opt_string(obj, "hardware");
+    let client = doc.opt_string(obj, "client");
+    let endpoint = doc.opt_string(obj, "endpoint");
+    let source = doc.opt_string(obj, "source");
+    if let Some(s) = &source {
+        if !(s.starts_with("https://") || s.starts_with("http://")) {
+            doc.error("source", format!("\"{s}\" is not an http(s) URL"));
+        }
+    }
+    let notes = doc.opt_string(obj, "notes");
+
+    let mut tables = Vec::new();
+    let table_values = doc.req_list(obj, "tables");
+    if matches!(doc.get(obj, "tables"), Some(Value::Sequence(l)) if l.is_empty()) {
+        doc.error("tables", "at least one table is required");
+    }
+    for (i, t) in table_values.unwrap_or(&[]).iter().enumerate() {
+        let path = format!("tables[{i}]");
+        let Some(to) = doc.object(t, &path, TABLE_FIELDS) else {
+            continue;
+        };
+        let file_name = doc.req_string(to, "file");
+        let ttitle = doc.req_string(to, "title");
+        let mut columns = Vec::new();
+        let cpath = join(&path, "columns");
+        // Whether the columns could be read, so that the CSV header is
+        // compared with them only then.
+        let described = matches!(doc.get(to, "columns"), Some(Value::Mapping(_)));
+        match doc.get(to, "columns") {
+            None => {
+                doc.error_hint(
+                    &path,
+                    "missing required field `columns`",
+                    Some("describe every CSV column: `columns: {name: {unit: ..., description: ...}}`"),
+                );
+            }
+            Some(Value::Mapping(m)) => {
+                for (k, v) in m {
+                    let Some(name) = k.as_str() else {
+                        doc.error(&cpath, "column names must be strings");
+                        continue;
+                    };
+                    let colpath = join(&cpath, name);
+                    let Some(co) = doc.object(v, &colpath, COLUMN_FIELDS) else {
+                        continue;
+                    };
+                    let unit = match doc.get(co, "unit") {
+                        // A unit may be a bare word YAML reads as a number ("1"); keep it as text.
+                        Some(Value::Number(n)) => Some(n.to_string()),
+                        // A unit that is there but wrong is reported; the
+                        // column still counts as numeric, so that charts
+                        // on it are not reported as well.
+                        Some(_) => doc.opt_string(co, "unit").or(Some(String::new())),
+                        None => None,
+                    };
+                    let description = doc.req_string(co, "description");
+                    columns.push(Column {
+                        name: name.to_string(),
+                        unit,
+                        description: description.unwrap_or_default(),
+                    });
+                }
+            }
+            Some(other) => doc.error(
+                &cpath,
+                format!(
+                    "expected a mapping of column names, found {}",
+                    fields::describe(other)
+                ),
+            ),
+        }
+        let (Some(file_name), Some(ttitle)) = (file_name, ttitle) else {
+            continue;
+        };
+        let mut table = Table {
+            file: file_name,
+            title: ttitle,
+            columns,
+            header: Vec::new(),
+            rows: Vec::new(),
+            row_lines: Vec::new(),
+            path_in_yaml: path.clone(),
+        };
+        if !safe_file_name(&table.file) {
+            doc.error_hint(
+                &join(&path, "file"),
+                format!("\"{}\" leaves the run folder", table.file),
+                Some("name a CSV file inside the run's own folder, e.g. `throughput.csv`"),
+            );
+        } else {
+            read_csv(
+                tables_text,
+                dir,
+                &mut table,
+                doc.diags,
+                &path,
+                &spans,
+                described,
+            );
+        }
+        tables.push(table);
+    }
+
+    let mut charts = Vec::new();
+    for (i, c) in doc.list(obj, "charts").iter().enumerate() {
+        let path = format!("charts[{i}]");
+        let Some(co) = doc.object(c, &path, CHART_FIELDS) else {
+            continue;
+        };
+        let cid = slug_field(&mut doc, co, "id");
+        let ctitle = doc.req_string(co, "title");
+        let table = doc.req_string(co, "table");
+        let kind = match doc.choice(
+            co,
+            "kind",
+            &["bar", "grouped-bar", "line", "scatter"],
+            false,
+        ) {
+            Some("grouped-bar") => ChartKind::GroupedBar,
+            Some("line") => ChartKind::Line,
+            Some("scatter") => ChartKind::Scatter,
+            _ => ChartKind::Bar,
+        };
+        let x = doc.req_string(co, "x");
+        let y = match doc.get(co, "y") {
+            None => {
+                doc.error_hint(
+                    &path,
+                    "missing required field `y`",
+                    Some("add `y:` with a column name or a list of them"),
+                );
+                Vec::new()
+            }
+            Some(Value::Sequence(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(k, v)| doc.string(v, &format!("{path}.y[{k}]")))
+                .collect(),
+            Some(v) => doc.string(v, &join(&path, "y")).into_iter().collect(),
+        };
+        let chart = ChartSpec {
+            id: cid.unwrap_or_default(),
+            title: ctitle.unwrap_or_default(),
+            table: table.unwrap_or_default(),
+            kind,
+            x: x.unwrap_or_default(),
+            y,
+            series: doc.opt_string(co, "series"),
+            x_label: doc.opt_string(co, "x_label"),
+            y_label: doc.opt_string(co, "y_label"),
+            log_x: doc.opt_bool(co, "log_x"),
+            log_y: doc.opt_bool(co, "log_y"),
+            caption: doc.opt_string(co, "caption"),
+            path_in_yaml: path,
+        };
+        charts.push(chart);
+    }
+
+    let content_hash = crate::util::hash_of((
+        text,
+        tables
+            .iter()
+            .map(|t| (&t.file, &t.header, &t.rows))
+            .collect::<Vec<_>>(),
+    ));
+    Some(Run {
+        id,
+        content_hash,
+        path: file.clone(),
+        title: title?,
+        date: date?,
+        setups,
+        model,
+        hardware,
+        client,
+        endpoint,
+        source,
+        notes,
+        tables,
+        charts,
+        spans,
+    })
+}
+
+/// A table file must be a plain name inside the run folder.
+fn safe_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains(['/', '\\'])
+        && name != "."
+        && name != ".."
+        && !name.starts_with('.')
+}

@@ -1,0 +1,113 @@
+//! `site.yaml`: the site's title, address, groups and engines. Takes the
+//! file's text; hands on a [`Site`] with the positions of its fields, or
+//! diagnostics for every field that is missing, mistyped or malformed.
+
+use super::fields::{join, slug_field, Doc};
+use super::yaml::parse_yaml;
+use super::{ENGINE_FIELDS, GROUP_FIELDS, SITE_FIELDS};
+use crate::diagnostics::Diagnostics;
+use crate::record::{Engine, Group, Site};
+use std::path::Path;
+
+pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> {
+    let (value, spans, raw) = parse_yaml(file, text, 1, diags)?;
+    let mut doc = Doc {
+        file,
+        spans: &spans,
+        raw: &raw,
+        diags,
+        items: Default::default(),
+    };
+    if value.is_null() {
+        doc.error_hint(
+            "",
+            "the file is empty",
+            Some("site.yaml needs at least title, base_url, groups and engines"),
+        );
+        return None;
+    }
+    let obj = doc.object(&value, "", SITE_FIELDS)?;
+    let title = doc.req_string(obj, "title");
+    let base_url = doc.req_string(obj, "base_url");
+    if let Some(u) = &base_url {
+        if !(u.starts_with("http://") || u.starts_with("https://")) {
+            doc.error_hint(
+                "base_url",
+                format!("\"{u}\" is not an http(s) URL"),
+                Some("write the full address, e.g. https://example.org/findings/"),
+            );
+        }
+    }
+    let description = doc.opt_string(obj, "description");
+    let group_values = doc.req_list(obj, "groups").unwrap_or(&[]);
+    let groups = doc.kept("groups", group_values, |doc, g, path| {
+        let go = doc.object(g, path, GROUP_FIELDS)?;
+        let id = slug_field(doc, go, "id");
+        let title = doc.req_string(go, "title");
+        let blurb = doc.opt_string(go, "blurb");
+        Some(Group {
+            id: id?,
+            title: title?,
+            blurb,
+        })
+    });
+    let engine_values = doc.req_list(obj, "engines").unwrap_or(&[]);
+    let engines = doc.kept("engines", engine_values, |doc, e, path| {
+        let eo = doc.object(e, path, ENGINE_FIELDS)?;
+        let id = slug_field(doc, eo, "id");
+        let name = doc.req_string(eo, "name");
+        let repo = doc.opt_string(eo, "repo");
+        if let Some(r) = &repo {
+            if !(r.starts_with("https://") || r.starts_with("http://")) {
+                doc.error(&join(path, "repo"), format!("\"{r}\" is not an http(s) URL"));
+            }
+        }
+        let color = doc.req_string(eo, "color");
+        if let Some(c) = &color {
+            let ok =
+                c.len() == 7 && c.starts_with('#') && c[1..].bytes().all(|b| b.is_ascii_hexdigit());
+            if !ok {
+                doc.error_hint(
+                    &join(path, "color"),
+                    format!("\"{c}\" is not a colour of the form #rrggbb"),
+                    Some("write six hex digits after #, e.g. \"#0072b2\" (quoted: YAML reads # as a comment)"),
+                );
+            }
+        }
+        let releases = doc.version_list(eo, "releases");
+        Some(Engine {
+            id: id?,
+            name: name?,
+            repo,
+            color: color?.to_ascii_lowercase(),
+            releases,
+        })
+    });
+    let items = doc.finish();
+    let mut spans = spans;
+    for (list, at) in items {
+        spans.set_items(list, at);
+    }
+    let (title, base_url) = (title?, base_url?);
+    let base_url = if base_url.ends_with('/') {
+        base_url
+    } else {
+        format!("{base_url}/")
+    };
+    Some(Site {
+        content_hash: crate::util::hash_of(text),
+        title,
+        base_url,
+        description,
+        groups,
+        engines,
+        spans,
+    })
+}
+
+/// Reads `site.yaml` from its text, without touching the disk.
+pub fn parse_site_text(text: &str) -> (Option<Site>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let s = parse_site(Path::new("site.yaml"), text, &mut diags);
+    (s, diags)
+}
