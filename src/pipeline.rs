@@ -141,7 +141,14 @@ fn build_with(
         let now = std::time::Instant::now();
         std::mem::replace(&mut clock, now).elapsed()
     };
-    let mut loaded = load::load_with(&opts.root, session.as_ref().map(|s| &s.records.0));
+    let mut loaded = match &session {
+        Some(s) => {
+            let loaded = load::load_with(&opts.root, Some(&s.records));
+            s.records.rotate();
+            loaded
+        }
+        None => load::load(&opts.root),
+    };
     let mut diags = std::mem::take(&mut loaded.diagnostics);
     timings.load = lap();
     diags.extend(validate::validate(&loaded));

@@ -2,6 +2,7 @@
 //! build has used or made so far. Entries a build did not use are dropped
 //! when it ends, which bounds the memory to one build's worth.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Mutex;
@@ -34,6 +35,18 @@ impl<K: Hash + Eq + Clone, V: Clone> Generations<K, V> {
         let copy = v.clone();
         next.insert(key.clone(), v);
         Some(copy)
+    }
+
+    /// The value the last build left under `key`, moved out of it and not
+    /// kept for the next build (the caller decides with [`put`]).
+    ///
+    /// [`put`]: Generations::put
+    pub(crate) fn take_last<Q>(&self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.last.lock().ok()?.remove(key)
     }
 
     /// Keeps `value` under `key` for the next build.

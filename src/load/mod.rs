@@ -14,11 +14,9 @@
 //!   fields to positions, and `fields.rs` reads typed fields from it, with a
 //!   diagnostic for each problem;
 //! - `files.rs` reads files and lists folders, safely;
-//! - `cache.rs` keeps parsed records between loads (for `serve`);
 //! - this file holds the limits, the field names each record may use (the
 //!   JSON Schemas in `schemas/` follow them) and [`load`], which runs it all.
 
-mod cache;
 mod fields;
 mod files;
 mod finding;
@@ -29,7 +27,6 @@ pub(crate) mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::record::{Finding, Run, Site};
-use cache::{run_stamps, stamp, LoadedFinding};
 use files::{list_dir, static_files, CANONICAL_DIRS};
 use finding::{parse_finding, peek_id};
 use rayon::prelude::*;
@@ -38,7 +35,6 @@ use site::parse_site;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use cache::LoadCache;
 pub(crate) use fields::did_you_mean;
 pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;
@@ -139,13 +135,42 @@ pub fn is_slug(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// A finding as loaded, or the id of one that has errors (if it has one).
+pub type LoadedFinding = Result<Arc<Finding>, Option<u32>>;
+
+/// A run as loaded, if it could be.
+pub type LoadedRun = Option<Arc<Run>>;
+
+/// Where a load finds the records an earlier load of the same folder
+/// read, for files that did not change since (implemented by
+/// `crate::incremental` for `serve`). Called from many threads at once.
+pub trait Store: Sync {
+    /// The finding in `rel` (relative to `root`) with its diagnostics, as
+    /// an earlier load read it if the file did not change, else as `read`
+    /// reads it now.
+    fn finding(
+        &self,
+        root: &Path,
+        rel: &Path,
+        read: &mut dyn FnMut() -> (LoadedFinding, Diagnostics),
+    ) -> (LoadedFinding, Diagnostics);
+    /// The same for the run in the folder `dir`, whose files all count.
+    fn run(
+        &self,
+        root: &Path,
+        dir: &Path,
+        read: &mut dyn FnMut() -> (LoadedRun, Diagnostics),
+    ) -> (LoadedRun, Diagnostics);
+}
+
 /// Reads the findings folder at `root`.
 pub fn load(root: &Path) -> Loaded {
     load_with(root, None)
 }
 
-/// [`load`], reusing what `cache` kept from earlier loads of `root`.
-pub fn load_with(root: &Path, cache: Option<&LoadCache>) -> Loaded {
+/// [`load`], taking from `store` the records of files an earlier load
+/// read that did not change.
+pub fn load_with(root: &Path, store: Option<&dyn Store>) -> Loaded {
     if let Ok(mut dirs) = CANONICAL_DIRS.lock() {
         *dirs = None;
     }
@@ -183,7 +208,7 @@ pub fn load_with(root: &Path, cache: Option<&LoadCache>) -> Loaded {
     let findings: Vec<(LoadedFinding, Diagnostics)> = finding_files
         .par_iter()
         .map(|rel| {
-            let make = || {
+            let mut read = || {
                 let mut d = Diagnostics::new();
                 let f = match read_text(root, rel, MAX_RECORD_BYTES) {
                     Ok(text) => parse_finding(rel, &text, &mut d).map(Arc::new),
@@ -194,13 +219,9 @@ pub fn load_with(root: &Path, cache: Option<&LoadCache>) -> Loaded {
                 };
                 (f, d)
             };
-            match cache {
-                Some(c) => c.findings.get(
-                    rel,
-                    stamp(String::new(), &root.join(rel)).map(|s| vec![s]),
-                    make,
-                ),
-                None => make(),
+            match store {
+                Some(s) => s.finding(root, rel, &mut read),
+                None => read(),
             }
         })
         .collect();
@@ -212,24 +233,20 @@ pub fn load_with(root: &Path, cache: Option<&LoadCache>) -> Loaded {
         diags.extend(d);
     }
 
-    let runs: Vec<(Option<Arc<Run>>, Diagnostics)> = run_dirs
+    let runs: Vec<(LoadedRun, Diagnostics)> = run_dirs
         .par_iter()
         .map(|dir| {
-            let make = || {
+            let mut read = || {
                 let mut d = Diagnostics::new();
                 let r = load_run(root, dir, &mut d).map(Arc::new);
                 (r, d)
             };
-            match cache {
-                Some(c) => c.runs.get(dir, run_stamps(root, dir), make),
-                None => make(),
+            match store {
+                Some(s) => s.run(root, dir, &mut read),
+                None => read(),
             }
         })
         .collect();
-    if let Some(c) = cache {
-        c.findings.rotate();
-        c.runs.rotate();
-    }
     for ((r, d), dir) in runs.into_iter().zip(&run_dirs) {
         match r {
             Some(r) => out.runs.push(r),
