@@ -165,17 +165,7 @@ impl<'s> Reuse<'s> {
     /// body and every link target are the same.
     pub(crate) fn body(&self, model: &Model, i: usize) -> Rendered {
         let key = self.key((&model.findings[i].body, self.links));
-        let made = self.get_or(
-            Kind::Body,
-            key,
-            Kept::Body,
-            |k| match k {
-                Kept::Body(b) => Some(b),
-                _ => None,
-            },
-            || Ok::<_, std::convert::Infallible>(finding_body(model, i)),
-        );
-        made.unwrap_or_else(|e| match e {})
+        self.get_or_make(key, || finding_body(model, i))
     }
 
     /// The card and texts `make` makes, reused when `key` is the same.
@@ -184,16 +174,7 @@ impl<'s> Reuse<'s> {
         key: u64,
         make: impl FnOnce() -> Result<Prepared, RenderError>,
     ) -> Result<Prepared, RenderError> {
-        self.get_or(
-            Kind::Card,
-            key,
-            Kept::Card,
-            |k| match k {
-                Kept::Card(c) => Some(c),
-                _ => None,
-            },
-            make,
-        )
+        self.get_or(key, make)
     }
 
     /// The chart `make` draws, reused when `key` is the same.
@@ -202,16 +183,7 @@ impl<'s> Reuse<'s> {
         key: u64,
         make: impl FnOnce() -> Result<ChartView, RenderError>,
     ) -> Result<ChartView, RenderError> {
-        self.get_or(
-            Kind::Chart,
-            key,
-            |c| Kept::Chart(Box::new(c)),
-            |k| match k {
-                Kept::Chart(c) => Some(*c),
-                _ => None,
-            },
-            make,
-        )
+        self.get_or(key, make)
     }
 
     /// What `make` makes, reused from the last build when `key` (a hash of
@@ -222,31 +194,18 @@ impl<'s> Reuse<'s> {
         make: impl FnOnce() -> Vec<u8>,
     ) -> Arc<Vec<u8>> {
         let key = self.key((self.global, key));
-        let made = self.get_or(
-            Kind::Bytes,
-            key,
-            Kept::Bytes,
-            |k| match k {
-                Kept::Bytes(b) => Some(b),
-                _ => None,
-            },
-            || Ok::<_, std::convert::Infallible>(Arc::new(make())),
-        );
-        made.unwrap_or_else(|e| match e {})
+        self.get_or_make(key, || Arc::new(make()))
     }
 
     /// The pages the last build rendered under `key`, if it did.
     pub(crate) fn pages(&self, key: u64) -> Option<Vec<PageRef>> {
-        match self.store?.take(Kind::Pages, key)? {
-            Kept::Pages(p) => Some(p),
-            _ => None,
-        }
+        Piece::from_kept(self.store?.take(Kind::Pages, key)?)
     }
 
     /// Notes the pages this build rendered under `key`.
     pub(crate) fn keep_pages(&self, key: u64, pages: Vec<PageRef>) {
         if let Some(s) = self.store {
-            s.put(key, Kept::Pages(pages));
+            s.put(key, pages.into_kept());
         }
     }
 
@@ -271,24 +230,98 @@ impl<'s> Reuse<'s> {
         }
     }
 
-    /// The piece of `kind` under `key`, or what `make` makes (then filed
-    /// for the next build).
-    fn get_or<V: Clone, E>(
-        &self,
-        kind: Kind,
-        key: u64,
-        wrap: fn(V) -> Kept,
-        unwrap: fn(Kept) -> Option<V>,
-        make: impl FnOnce() -> Result<V, E>,
-    ) -> Result<V, E> {
+    /// The piece under `key`, or what `make` makes (then filed for the
+    /// next build).
+    fn get_or<V: Piece, E>(&self, key: u64, make: impl FnOnce() -> Result<V, E>) -> Result<V, E> {
         let Some(store) = self.store else {
             return make();
         };
-        if let Some(v) = store.take(kind, key).and_then(unwrap) {
+        if let Some(v) = store.take(V::KIND, key).and_then(V::from_kept) {
             return Ok(v);
         }
         let v = make()?;
-        store.put(key, wrap(v.clone()));
+        store.put(key, v.clone().into_kept());
         Ok(v)
+    }
+
+    /// [`Reuse::get_or`] for what cannot fail.
+    fn get_or_make<V: Piece>(&self, key: u64, make: impl FnOnce() -> V) -> V {
+        self.get_or(key, || Ok::<_, std::convert::Infallible>(make()))
+            .unwrap_or_else(|e| match e {})
+    }
+}
+
+/// A value a [`Store`] files as one kind of [`Kept`].
+trait Piece: Clone + Sized {
+    /// Its kind.
+    const KIND: Kind;
+    /// The value as a piece.
+    fn into_kept(self) -> Kept;
+    /// The value of a piece of its kind.
+    fn from_kept(kept: Kept) -> Option<Self>;
+}
+
+impl Piece for Rendered {
+    const KIND: Kind = Kind::Body;
+    fn into_kept(self) -> Kept {
+        Kept::Body(self)
+    }
+    fn from_kept(kept: Kept) -> Option<Self> {
+        match kept {
+            Kept::Body(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl Piece for Prepared {
+    const KIND: Kind = Kind::Card;
+    fn into_kept(self) -> Kept {
+        Kept::Card(self)
+    }
+    fn from_kept(kept: Kept) -> Option<Self> {
+        match kept {
+            Kept::Card(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+impl Piece for ChartView {
+    const KIND: Kind = Kind::Chart;
+    fn into_kept(self) -> Kept {
+        Kept::Chart(Box::new(self))
+    }
+    fn from_kept(kept: Kept) -> Option<Self> {
+        match kept {
+            Kept::Chart(c) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+impl Piece for Arc<Vec<u8>> {
+    const KIND: Kind = Kind::Bytes;
+    fn into_kept(self) -> Kept {
+        Kept::Bytes(self)
+    }
+    fn from_kept(kept: Kept) -> Option<Self> {
+        match kept {
+            Kept::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl Piece for Vec<PageRef> {
+    const KIND: Kind = Kind::Pages;
+    fn into_kept(self) -> Kept {
+        Kept::Pages(self)
+    }
+    fn from_kept(kept: Kept) -> Option<Self> {
+        match kept {
+            Kept::Pages(p) => Some(p),
+            _ => None,
+        }
     }
 }
