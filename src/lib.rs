@@ -13,7 +13,7 @@
 //!    charts, links), then the HTML [`pages`], one file per kind, and the
 //!    generated files beside them ([`outputs`]: search index, feeds,
 //!    sitemap, JSON export);
-//! 5. [`write`]: the files into a folder beside the output, then swapped in.
+//! 5. [`write`](mod@write): the files into a folder beside the output, then swapped in.
 //!
 //! Below the stages: [`util`] (hashing, escaping), [`version`]s, [`urls`],
 //! [`assets`], the [`sink`] the stages hand files to, and the libraries

@@ -474,7 +474,7 @@ pub struct ChartSpec {
 pub struct Run {
     /// Folder name.
     pub id: String,
-    /// A hash of `run.yaml` and the tables as loaded (see [`Finding::source`]).
+    /// A hash of `run.yaml` and the tables as loaded (see [`Finding::content_hash`]).
     pub content_hash: u64,
     /// Path of `run.yaml` relative to the site root.
     pub path: PathBuf,

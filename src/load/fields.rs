@@ -75,6 +75,23 @@ pub(crate) fn did_you_mean<'k>(word: &str, known: &[&'k str]) -> Option<&'k str>
 }
 
 impl<'a> Doc<'a> {
+    /// Reading `file`, parsed into `spans` and `raw`, with problems going
+    /// into `diags`.
+    pub(crate) fn new(
+        file: &'a Path,
+        spans: &'a Spans,
+        raw: &'a RawText,
+        diags: &'a mut Diagnostics,
+    ) -> Doc<'a> {
+        Doc {
+            file,
+            spans,
+            raw,
+            diags,
+            items: Default::default(),
+        }
+    }
+
     /// Reports an error at `path`.
     pub(crate) fn error(&mut self, path: &str, message: impl Into<String>) {
         self.error_hint(path, message, None::<String>);

@@ -102,13 +102,7 @@ pub(super) fn parse_finding(
     // readable; knowing it keeps other files' links to it from being
     // reported as missing on top of the real problem.
     let (value, spans, raw) = parse_yaml(file, front, 2, diags).ok_or_else(|| id_in_text(front))?;
-    let mut doc = Doc {
-        file,
-        spans: &spans,
-        raw: &raw,
-        diags,
-        items: Default::default(),
-    };
+    let mut doc = Doc::new(file, &spans, &raw, diags);
     if value.is_null() {
         doc.error("", "the front matter is empty");
         return Err(None);

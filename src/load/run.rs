@@ -57,7 +57,7 @@ pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Opti
     parse_run(dir, &text, &tables, diags)
 }
 
-/// A run's table as [`parse_run`] gets it.
+/// A run's table as `parse_run` gets it.
 pub enum TableText {
     /// No such file.
     Missing,
@@ -91,13 +91,7 @@ fn parse_run(
     let id = dir.file_name()?.to_string_lossy().to_string();
     let file = dir.join("run.yaml");
     let (value, spans, raw) = parse_yaml(&file, text, 1, diags)?;
-    let mut doc = Doc {
-        file: &file,
-        spans: &spans,
-        raw: &raw,
-        diags,
-        items: Default::default(),
-    };
+    let mut doc = Doc::new(&file, &spans, &raw, diags);
     if value.is_null() {
         doc.error_hint(
             "",

@@ -11,13 +11,7 @@ use std::path::Path;
 
 pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> {
     let (value, spans, raw) = parse_yaml(file, text, 1, diags)?;
-    let mut doc = Doc {
-        file,
-        spans: &spans,
-        raw: &raw,
-        diags,
-        items: Default::default(),
-    };
+    let mut doc = Doc::new(file, &spans, &raw, diags);
     if value.is_null() {
         doc.error_hint(
             "",

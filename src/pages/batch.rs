@@ -114,7 +114,7 @@ impl<'a> Batch<'a> {
     }
 
     /// Pushes the page `make` builds, unless the last build made that page
-    /// from the same inputs (`key`, see `jobs`): then the site keeps it and
+    /// from the same inputs (`key`, see `Ctx::key`): then the site keeps it and
     /// its context is not even built.
     pub(super) fn lazy(
         &mut self,

@@ -4,19 +4,19 @@
 //! [`write`] takes the model, the templates and the cards made once per
 //! build ([`crate::render::cards`]), lists every page in a fixed order and
 //! hands each to an [`Output`] as it is rendered, a batch at a time (see
-//! [`batch`]). Each page is a template, a path and a small context holding
+//! `batch`). Each page is a template, a path and a small context holding
 //! only what that page shows, never the whole site. The kinds:
 //!
 //! | file | pages |
 //! |---|---|
-//! | [`home`] | `/`, with the filter bar's data |
-//! | [`finding`] | `/findings/<slug>/`, its short address and aliases (see [`redirect`]) |
-//! | [`run`] | `/runs/<id>/` and the runs index `/runs/` |
-//! | [`engine`] | `/engines/` and `/engines/<id>/` (the version matrix) |
-//! | [`version`] | `/engines/<id>/<version>/` |
-//! | [`lists`] | groups, statuses, tags and models, and the tag and model indexes |
-//! | [`search`] | `/search/` |
-//! | [`not_found`] | `404.html` |
+//! | `home` | `/`, with the filter bar's data |
+//! | `finding` | `/findings/<slug>/`, its short address and aliases (see `redirect`) |
+//! | `run` | `/runs/<id>/` and the runs index `/runs/` |
+//! | `engine` | `/engines/` and `/engines/<id>/` (the version matrix) |
+//! | `version` | `/engines/<id>/<version>/` |
+//! | `lists` | groups, statuses, tags and models, and the tag and model indexes |
+//! | `search` | `/search/` |
+//! | `not_found` | `404.html` |
 //!
 //! Adding a kind of page is a file here, its template, and one line in
 //! [`write`].

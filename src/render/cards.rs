@@ -1,7 +1,7 @@
 //! A finding's card: what every list shows of it (title, advice, status,
 //! summary, engines with their versions), made once per build.
 //!
-//! [`prepare_all`] takes the model and makes, for each finding, its [`Card`]
+//! `prepare_all` takes the model and makes, for each finding, its `Card`
 //! (the data templates see), the card rendered by the site's `card` macro,
 //! and the plain texts that feeds, the JSON export and the search index
 //! need ([`FindingText`]). Bodies are only parsed here, never rendered:

@@ -62,10 +62,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
-/// The template of a version matrix cell (see [`BUILTIN`]).
+/// The template of a version matrix cell (see `BUILTIN`).
 pub const CELL: &str = "_state_cell.html";
 
-/// The template of a chart's figure (see [`BUILTIN`]).
+/// The template of a chart's figure (see `BUILTIN`).
 pub const CHART: &str = "_chart.html";
 
 /// The template of a finding's card, with an `h3` title.

@@ -6,7 +6,7 @@
 //! models, hardware and tags. `words` is not the body text but its
 //! distinct words, lowercased, in order of first appearance, without
 //! common English words and without words already found in the other
-//! fields, cut at [`BODY_CHARS`]: enough to find a finding by what it talks
+//! fields, cut at `BODY_CHARS`: enough to find a finding by what it talks
 //! about, at a fraction of the size.
 
 use crate::model::Model;

@@ -121,10 +121,10 @@ pub fn site_pages(
             p.insert(urls::version(&e.id, v.as_str()));
         }
     }
-    // The search and status pages, feeds, exports and other files that
-    // src/outputs.rs writes, but not the folders it reserves next to its
-    // files (`atom.xml/`): those are no pages, and aliases are checked
-    // against files separately.
+    // The search and status pages, feeds, exports and other files the
+    // build writes besides pages (`urls::reserved`), but not the folders
+    // reserved next to those files (`atom.xml/`): those are no pages, and
+    // aliases are checked against files separately.
     let mut reserved = urls::reserved(site);
     reserved.extend(built.iter().map(|f| urls::finding_json(f.id)));
     for r in &reserved {
