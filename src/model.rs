@@ -254,6 +254,41 @@ impl Model {
     pub fn listed(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.findings.len()).filter(|&i| self.listed[i])
     }
+
+    /// The engines the header names, as indexes into `site.engines`: those
+    /// `site.yaml` chooses (`nav_engines`), in its order; else every engine
+    /// when there are a handful, or the [`DEFAULT_NAV_ENGINES`] with the
+    /// most listed findings, in `site.yaml`'s order. The header's Engines
+    /// link leads to the rest, so no page grows with their number.
+    pub fn nav_engines(&self) -> Vec<usize> {
+        let engines = &self.site.engines;
+        if !self.site.nav_engines.is_empty() {
+            return self
+                .site
+                .nav_engines
+                .iter()
+                .filter_map(|id| engines.iter().position(|e| &e.id == id))
+                .collect();
+        }
+        if engines.len() <= DEFAULT_NAV_ENGINES {
+            return (0..engines.len()).collect();
+        }
+        let mut by_count: Vec<&EngineIndex> = self.engines.iter().collect();
+        // Most findings first; the first listed wins a tie.
+        by_count.sort_by(|a, b| {
+            b.findings
+                .len()
+                .cmp(&a.findings.len())
+                .then(a.engine.cmp(&b.engine))
+        });
+        let mut chosen: Vec<usize> = by_count
+            .iter()
+            .take(DEFAULT_NAV_ENGINES)
+            .map(|ix| ix.engine)
+            .collect();
+        chosen.sort_unstable();
+        chosen
+    }
 }
 
 fn engine_index(

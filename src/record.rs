@@ -155,9 +155,34 @@ pub struct Site {
     pub groups: Vec<Group>,
     /// The engines findings are about, in order.
     pub engines: Vec<Engine>,
+    /// The engines the header names, by id, in order (`nav_engines`);
+    /// empty for the default, the few with most findings (see
+    /// `Model::nav_engines`).
+    pub nav_engines: Vec<String>,
+    /// How many entries a list page holds (`page_size`); later entries go
+    /// to `…/page/2/` and on.
+    pub page_size: usize,
+    /// How many findings each group shows on the home page
+    /// (`home_entries`), with a link to all of them.
+    pub home_entries: usize,
+    /// How many of the newest findings each feed carries (`feed_entries`).
+    pub feed_entries: usize,
     /// Field positions.
     pub spans: Spans,
 }
+
+/// The entries of a list page unless `page_size` says otherwise.
+pub const DEFAULT_PAGE_SIZE: usize = 30;
+/// The findings of each group on the home page unless `home_entries` says
+/// otherwise.
+pub const DEFAULT_HOME_ENTRIES: usize = 10;
+/// The entries of a feed unless `feed_entries` says otherwise.
+pub const DEFAULT_FEED_ENTRIES: usize = 50;
+/// The most engines the header may name (`nav_engines`), and how many it
+/// names without a choice.
+pub const MAX_NAV_ENGINES: usize = 8;
+/// How many engines the header names when `site.yaml` does not choose.
+pub const DEFAULT_NAV_ENGINES: usize = 5;
 
 /// A section of the home page.
 #[derive(Debug, Clone)]

@@ -746,7 +746,7 @@ fn feeds_are_atom_with_the_right_entries_and_absolute_links() {
                 })
                 .collect();
             want.sort_by(|&a, &b| changed(b).cmp(&changed(a)).then(b.cmp(&a)));
-            want.truncate(findings::outputs::feed::FEED_ENTRIES);
+            want.truncate(model.site.feed_entries);
             let got: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
             let want_ids: Vec<String> = want.iter().map(|i| format!("{base}f/{i}/")).collect();
             assert_eq!(got, want_ids, "{path}");

@@ -79,7 +79,17 @@ pub struct Loaded {
     pub static_files: Vec<String>,
 }
 
-const SITE_FIELDS: &[&str] = &["title", "base_url", "description", "groups", "engines"];
+const SITE_FIELDS: &[&str] = &[
+    "title",
+    "base_url",
+    "description",
+    "groups",
+    "engines",
+    "nav_engines",
+    "page_size",
+    "home_entries",
+    "feed_entries",
+];
 const GROUP_FIELDS: &[&str] = &["id", "title", "blurb"];
 const ENGINE_FIELDS: &[&str] = &["id", "name", "repo", "color", "releases"];
 const FINDING_FIELDS: &[&str] = &[

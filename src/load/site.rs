@@ -1,4 +1,5 @@
-//! `site.yaml`: the site's title, address, groups and engines. Takes the
+//! `site.yaml`: the site's title, address, groups, engines and page
+//! settings (header engines, page and feed sizes). Takes the
 //! file's text; hands on a [`Site`] with the positions of its fields, or
 //! diagnostics for every field that is missing, mistyped or malformed.
 
@@ -6,7 +7,9 @@ use super::fields::{join, slug_field, Doc};
 use super::yaml::parse_yaml;
 use super::{ENGINE_FIELDS, GROUP_FIELDS, SITE_FIELDS};
 use crate::diagnostics::Diagnostics;
-use crate::record::{Engine, Group, Site};
+use crate::record::{
+    Engine, Group, Site, DEFAULT_FEED_ENTRIES, DEFAULT_HOME_ENTRIES, DEFAULT_PAGE_SIZE,
+};
 use std::path::Path;
 
 pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Option<Site> {
@@ -77,6 +80,27 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
             releases,
         })
     });
+    let nav_engines = doc.string_list(obj, "nav_engines");
+    let mut count = |key: &str, default: usize, max: usize| -> usize {
+        let Some(v) = doc.get(obj, key) else {
+            return default;
+        };
+        match doc.positive_int(v, key) {
+            Some(n) if n as usize <= max => n as usize,
+            Some(n) => {
+                doc.error_hint(
+                    key,
+                    format!("{n} is more than {max}"),
+                    Some("a page or feed that long is slow to load; pick a smaller number"),
+                );
+                default
+            }
+            None => default,
+        }
+    };
+    let page_size = count("page_size", DEFAULT_PAGE_SIZE, 500);
+    let home_entries = count("home_entries", DEFAULT_HOME_ENTRIES, 100);
+    let feed_entries = count("feed_entries", DEFAULT_FEED_ENTRIES, 1000);
     let items = doc.finish();
     let mut spans = spans;
     for (list, at) in items {
@@ -95,6 +119,10 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         description,
         groups,
         engines,
+        nav_engines,
+        page_size,
+        home_entries,
+        feed_entries,
         spans,
     })
 }

@@ -3,7 +3,11 @@
 //! Two kinds of feed: `atom.xml` for the whole site and
 //! `engines/<id>/atom.xml` for the findings that name one engine. Entries are
 //! listed findings, newest first by `updated` (or `published` when never
-//! updated), at most [`FEED_ENTRIES`] of them. Every date comes from the
+//! updated), at most `feed_entries` of them (`site.yaml`, 50 unless it
+//! says otherwise), so a feed weighs the same for 20 findings or 10,000.
+//! Each entry carries the advice and status, the summary, the "What to do"
+//! section and a link to the whole finding, not the whole body: a reader
+//! sees what to do, and the page has the rest. Every date comes from the
 //! records, never from the clock, so the same folder gives the same bytes.
 //! Entry ids are the findings' permanent addresses (`/f/<id>/`), so a feed
 //! reader keeps an entry as the same one across renames.
@@ -17,9 +21,6 @@ use crate::urls::ROOT;
 use crate::util::escape_xml;
 use std::fmt::Write as _;
 
-/// The most entries a feed holds: the newest ones.
-pub const FEED_ENTRIES: usize = 50;
-
 /// An RFC 3339 timestamp for a record date: midnight UTC.
 fn stamp(d: Date) -> String {
     format!("{d}T00:00:00Z")
@@ -31,7 +32,7 @@ pub fn changed(f: &Finding) -> Date {
 }
 
 /// Listed findings, newest change first (then highest number first), at
-/// most [`FEED_ENTRIES`]; only those naming `engine` when given.
+/// most `feed_entries`; only those naming `engine` when given.
 pub fn entries(model: &Model, engine: Option<&str>) -> Vec<usize> {
     let mut idx: Vec<usize> = model
         .listed()
@@ -41,7 +42,7 @@ pub fn entries(model: &Model, engine: Option<&str>) -> Vec<usize> {
         let (fa, fb) = (&model.findings[a], &model.findings[b]);
         changed(fb).cmp(&changed(fa)).then(fb.id.cmp(&fa.id))
     });
-    idx.truncate(FEED_ENTRIES);
+    idx.truncate(model.site.feed_entries);
     idx
 }
 
@@ -164,15 +165,19 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, reuse: &R
     );
     // The page's own links are relative; in a feed they must be absolute.
     // Heading self-links ("#") only make sense on the page.
-    let body = strip_anchors(&reuse.body(model, i).html.replace(ROOT, base));
+    let body = reuse.body(model, i).html;
+    let what_to_do = strip_anchors(&what_to_do(&body).replace(ROOT, base));
     let mut status = f.status.as_str().to_string();
     if let Some(n) = &f.status_note {
         status = format!("{status}: {n}");
     }
     let html = format!(
-        "<p><strong>{}</strong> ({})</p>\n{body}",
+        "<p><strong>{}</strong> ({})</p>\n<p>{}</p>\n{what_to_do}<p><a href=\"{}\">Read F{} in full</a>, with its evidence and charts.</p>\n",
         crate::util::escape_html(&f.advice),
-        crate::util::escape_html(&status)
+        crate::util::escape_html(&status),
+        t.summary_html,
+        crate::util::escape_html(&page),
+        f.id,
     );
     let _ = writeln!(
         x,
@@ -181,6 +186,21 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, reuse: &R
         escape_xml(&html)
     );
     x.push_str("  </entry>\n");
+}
+
+/// The "What to do" section of a rendered body, as the renderer wraps it
+/// (`<section class="what-to-do">…</section>`), or nothing. A body holds no
+/// raw HTML of its own, so the first `</section>` after it closes it.
+fn what_to_do(html: &str) -> &str {
+    let Some(start) = html.find("<section class=\"what-to-do\"") else {
+        return "";
+    };
+    let rest = &html[start..];
+    const CLOSE: &str = "</section>\n";
+    match rest.find(CLOSE) {
+        Some(end) => &rest[..end + CLOSE.len()],
+        None => rest,
+    }
 }
 
 /// Removes the heading self-links (`<a class="anchor" …>#</a>`) of a body.

@@ -105,12 +105,16 @@ pub(crate) fn write<O: Output>(
         title: &site.title,
         description: site.description.as_deref(),
         base_url: &site.base_url,
-        engines: site
-            .engines
-            .iter()
-            .map(|e| NamedLink {
-                name: e.name.clone(),
-                url: format!("{ROOT}{}", urls::engine(&e.id)),
+        // The header's engines: a handful, whatever the site's size.
+        engines: model
+            .nav_engines()
+            .into_iter()
+            .map(|i| {
+                let e = &site.engines[i];
+                NamedLink {
+                    name: e.name.clone(),
+                    url: format!("{ROOT}{}", urls::engine(&e.id)),
+                }
             })
             .collect(),
     };

@@ -119,9 +119,11 @@ impl<'s> Reuse<'s> {
                 .collect::<Vec<_>>(),
             model.runs.iter().map(|r| &r.id).collect::<Vec<_>>(),
         ));
-        // What any page may read besides its own records.
+        // What any page may read besides its own records (the header's
+        // engines depend on how many findings each engine has).
         let global = hash_of((
             links,
+            model.nav_engines(),
             templates.fingerprint(),
             model.site.content_hash,
             &model.site.base_url,

@@ -1,9 +1,12 @@
 //! The rules inside `site.yaml` on its own: no group or engine listed
-//! twice, and no release listed twice within an engine.
+//! twice, no release listed twice within an engine, no engine id the site's
+//! own pages take, and header engines (`nav_engines`) that exist, once
+//! each, at most a handful.
 //!
 //! Takes the parsed [`Site`]; hands on one diagnostic per duplicate, placed
 //! at the entry in `site.yaml`.
 
+use super::suggest;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::record::*;
 use std::collections::HashSet;
@@ -37,6 +40,18 @@ pub(super) fn check_site(site: &Site, diags: &mut Diagnostics) {
                 .field(p),
             );
         }
+        if e.id == RESERVED_ENGINE_ID {
+            let p = format!("{}.id", site.spans.item("engines", i));
+            diags.push(
+                Diagnostic::error(
+                    file,
+                    site.spans.get(&p),
+                    format!("engine id \"{RESERVED_ENGINE_ID}\" is taken by the site's own pages"),
+                )
+                .field(p)
+                .hint("/engines/page/2/ and on are the later pages of the engines list; give the engine another id"),
+            );
+        }
         let list = format!("{}.releases", site.spans.item("engines", i));
         for (k, v) in e.releases.iter().enumerate() {
             if e.releases[..k].contains(v) {
@@ -45,4 +60,39 @@ pub(super) fn check_site(site: &Site, diags: &mut Diagnostics) {
             }
         }
     }
+    let ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
+    let mut seen = HashSet::new();
+    for (i, id) in site.nav_engines.iter().enumerate() {
+        let p = site.spans.item("nav_engines", i);
+        let at = site.spans.get(&p);
+        if !ids.contains(&id.as_str()) {
+            diags.push(
+                Diagnostic::error(file, at, format!("unknown engine \"{id}\""))
+                    .field(p)
+                    .hint(suggest(id, &ids, "engines")),
+            );
+        } else if !seen.insert(id) {
+            diags.push(
+                Diagnostic::error(file, at, format!("engine \"{id}\" is listed twice")).field(p),
+            );
+        }
+    }
+    if site.nav_engines.len() > MAX_NAV_ENGINES {
+        diags.push(
+            Diagnostic::error(
+                file,
+                site.spans.get("nav_engines"),
+                format!(
+                    "the header can name at most {MAX_NAV_ENGINES} engines; {} are listed",
+                    site.nav_engines.len()
+                ),
+            )
+            .field("nav_engines")
+            .hint("name the engines most readers look for; the header's Engines link leads to all of them"),
+        );
+    }
 }
+
+/// The one engine id the site's own pages take: the engines list's later
+/// pages are `/engines/page/2/` and on.
+const RESERVED_ENGINE_ID: &str = "page";
