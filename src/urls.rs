@@ -136,6 +136,37 @@ pub fn root_from(path: &str) -> String {
     "../".repeat(depth)
 }
 
+/// Page `n` (counted from 1) of the list at `base`: the list's own address
+/// for the first page, `<base>page/<n>/` for the others.
+pub fn page(base: &str, n: usize) -> String {
+    if n <= 1 {
+        base.to_string()
+    } else {
+        format!("{base}page/{n}/")
+    }
+}
+
+/// How many pages a list of `entries` takes at `size` a page: at least one,
+/// so an empty list still has its page.
+pub fn page_count(entries: usize, size: usize) -> usize {
+    entries.div_ceil(size.max(1)).max(1)
+}
+
+/// The address of every page of the list at `base`.
+pub fn list_pages(base: &str, entries: usize, size: usize) -> impl Iterator<Item = String> + '_ {
+    (1..=page_count(entries, size)).map(move |n| page(base, n))
+}
+
+/// The data of an engine that the browser scripts fetch (see
+/// `outputs::browse`).
+pub fn engine_data(id: &str) -> String {
+    format!("engines/{id}/findings.json")
+}
+
+/// The group and status of every listed finding, for the home page's
+/// filters (see `outputs::browse`).
+pub const FILTERS: &str = "filters.json";
+
 /// The stylesheet of highlighted code in light mode.
 pub const SYNTAX_LIGHT: &str = "syntax-light.css";
 
@@ -165,6 +196,7 @@ pub fn reserved(site: &Site) -> Vec<String> {
         SITEMAP,
         ROBOTS,
         EXPORT,
+        FILTERS,
         SYNTAX_LIGHT,
         SYNTAX_DARK,
     ]
@@ -174,6 +206,7 @@ pub fn reserved(site: &Site) -> Vec<String> {
     files.extend(crate::assets::STATIC.iter().map(|(n, _)| n.to_string()));
     files.extend(crate::assets::SCHEMAS.iter().map(|(n, _)| schema(n)));
     files.extend(site.engines.iter().map(|e| engine_feed(&e.id)));
+    files.extend(site.engines.iter().map(|e| engine_data(&e.id)));
     let mut out: Vec<String> = files.iter().map(|f| format!("{f}/")).collect();
     out.extend(files);
     out.push(SEARCH.to_string());

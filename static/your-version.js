@@ -3,33 +3,52 @@
 // The reader types any version of the engine, listed or not, and sees each
 // finding's state for it, worked out here by static/versions.js: the same
 // ordering and state rules as the build (src/version.rs, src/state.rs),
-// tested against the same table of cases. The page embeds what it needs in
-// <script id="engine-data">: the engine's known versions and each finding's
-// entry for it. The version typed is kept in the address (?v=0.31).
+// tested against the same table of cases. What it needs, the engine's known
+// versions and every finding's entry for it (not only the findings on this
+// page of the matrix), it fetches once, when the reader first types, from
+// the file the box names in data-src (engines/<id>/findings.json). The
+// version typed is kept in the address (?v=0.31).
 (function () {
   "use strict";
   var V = window.FindingsVersions;
   var box = document.getElementById("your-version");
-  var dataEl = document.getElementById("engine-data");
-  if (!box || !dataEl || !V) return;
-  var data;
-  try {
-    data = JSON.parse(dataEl.textContent);
-  } catch (e) {
-    return;
-  }
+  if (!box || !V || !window.fetch || !box.getAttribute("data-src")) return;
+  var SCHEMA_VERSION = 1;
+  var data = null;
+  var loading = null;
   var input = document.getElementById("your-version-input");
   var status = document.getElementById("your-version-status");
   var result = document.getElementById("your-version-result");
   var form = box.querySelector("form");
   var script = document.currentScript || document.querySelector("script[src$='your-version.js']");
   var siteRoot = new URL(".", script ? script.src : window.location.href);
-  var name = data.engine.name;
+  var name = "";
+  var known = [];
+  var findings = [];
 
-  var known = data.versions.map(function (k) { return { v: V.parse(k.v), text: k.v, url: k.url }; });
-  var findings = data.findings.map(function (f) {
-    return { f: f, entry: V.entry(f.entry) };
-  });
+  // The engine's data, fetched once; rows become objects by `fields`.
+  function load() {
+    if (!loading) {
+      loading = fetch(box.getAttribute("data-src"))
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.json();
+        })
+        .then(function (d) {
+          if (d.schema_version !== SCHEMA_VERSION) throw new Error("unknown data version");
+          name = d.engine.name;
+          known = d.versions.map(function (k) { return { v: V.parse(k.v), text: k.v, url: k.url }; });
+          findings = d.findings.map(function (row) {
+            var f = {};
+            d.fields.forEach(function (k, i) { f[k] = row[i]; });
+            f.url = "findings/" + f.slug + "/";
+            return { f: f, entry: V.entry(f.entry) };
+          });
+          data = d;
+        });
+    }
+    return loading;
+  }
 
   var TITLES = {
     affected: "Affected",
@@ -151,7 +170,7 @@
         a.appendChild(document.createTextNode(" " + f.title));
         li.appendChild(a);
         li.appendChild(document.createTextNode(" "));
-        li.appendChild(el("span", "advice", f.advice));
+        li.appendChild(el("span", "status status-" + f.status, f.status));
         if (f.note) li.appendChild(el("span", "note", f.note));
         ul.appendChild(li);
       });
@@ -167,17 +186,37 @@
     window.history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
 
-  input.addEventListener("input", function () {
+  // Shows the state of every finding at the version typed, once the data is
+  // in; the last text typed wins.
+  function update() {
     var t = input.value.trim();
-    show(t);
     remember(t);
-  });
+    if (t === "") {
+      show("");
+      return;
+    }
+    if (data) {
+      show(t);
+      return;
+    }
+    status.className = "your-version-status";
+    status.textContent = "Loading the " + box.getAttribute("data-name") + " findings…";
+    load().then(function () {
+      if (input.value.trim() === t) show(t);
+    }, function (e) {
+      status.className = "your-version-status";
+      status.textContent = "The findings could not be loaded (" + e.message + "). The version pages listed in the matrix say the same, one version at a time.";
+    });
+  }
+
+  input.addEventListener("input", update);
+  input.addEventListener("focus", function () { load().catch(function () {}); });
   form.addEventListener("submit", function (ev) { ev.preventDefault(); });
 
   box.hidden = false;
   var start = new URL(window.location.href).searchParams.get("v");
   if (start) {
     input.value = start;
-    show(start.trim());
+    update();
   }
 })();

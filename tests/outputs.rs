@@ -537,8 +537,7 @@ fn home_filters_are_links_to_static_pages() {
     let (_dir, out) = build_into(site.root(), &[]);
     let home = read(&out, "index.html");
     for href in [
-        "href=\"./engines/vllm/\" data-value=\"vllm\"",
-        "href=\"./engines/vllm/0.29/\" data-value=\"0.29\"",
+        "href=\"./engines/vllm/\" data-value=\"vllm\" data-src=\"./engines/vllm/findings.json\"",
         "href=\"./groups/speed/\" data-value=\"speed\"",
         "href=\"./status/open/\" data-value=\"open\"",
         "href=\"./status/advice/\" data-value=\"advice\"",
@@ -555,23 +554,37 @@ fn home_filters_are_links_to_static_pages() {
     assert!(fixed.contains(">F9<") && !fixed.contains(">F7<"));
     let advice = read(&out, "status/advice/index.html");
     assert!(advice.contains("0 findings"));
-    // Cards carry what the instant filters need; entries for the version filter.
+    // Cards carry what the instant filters need; the data that covers every
+    // finding is fetched when a filter is used, not embedded in the page.
     assert!(home.contains("data-status=\"open\" data-group=\"speed\" data-engines=\"vllm \""));
-    let data = between(
-        &home,
-        "<script type=\"application/json\" id=\"finding-entries\">",
-        "</script>",
-    );
-    let entries: serde_json::Value = serde_json::from_str(data).unwrap();
-    assert_eq!(
-        entries["7"]["vllm"]["affected"],
-        serde_json::json!(["0.28", "0.30"])
-    );
-    assert_eq!(entries["9"]["vllm"]["fixed_in"], "0.32.0");
+    assert!(home.contains("id=\"filters\" aria-labelledby=\"filters-heading\" data-total=\"2\" data-src=\"./filters.json\""));
     assert!(
-        entries.get("3").is_none(),
-        "withdrawn findings are not on the home page"
+        !home.contains("application/json"),
+        "no data embedded in the home page"
     );
+    let filters: serde_json::Value = serde_json::from_str(&read(&out, "filters.json")).unwrap();
+    assert_eq!(
+        filters["fields"],
+        serde_json::json!(["id", "group", "status"])
+    );
+    let rows: Vec<(u64, &str, &str)> = filters["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let group = filters["groups"][r[1].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap();
+            let status = filters["statuses"][r[2].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap();
+            (r[0].as_u64().unwrap(), group, status)
+        })
+        .collect();
+    let mut listed: Vec<u64> = rows.iter().map(|r| r.0).collect();
+    listed.sort();
+    assert_eq!(listed, [7, 9], "withdrawn findings are left out");
+    assert!(rows.contains(&(7, "speed", "open")), "{rows:?}");
 }
 
 fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
@@ -581,19 +594,20 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
 }
 
 #[test]
-fn engine_pages_embed_the_entries_for_your_version() {
+fn engine_pages_point_your_version_at_the_engines_data() {
     let site = Site::copy_of("minimal");
     let model = model_of(site.root());
     let (_dir, out) = build_into(site.root(), &[]);
     let html = read(&out, "engines/vllm/index.html");
-    assert!(html.contains("<section class=\"your-version\" id=\"your-version\""));
+    assert!(html.contains("<section class=\"your-version\" id=\"your-version\" aria-labelledby=\"your-version-heading\" data-src=\"../../engines/vllm/findings.json\" data-name=\"vLLM\" hidden>"));
     assert!(html.contains("<script src=\"../../versions.js\" defer></script>"));
-    let data: serde_json::Value = serde_json::from_str(between(
-        &html,
-        "<script type=\"application/json\" id=\"engine-data\">",
-        "</script>",
-    ))
-    .unwrap();
+    assert!(
+        !html.contains("application/json\" id="),
+        "no data embedded in the page"
+    );
+    let data: serde_json::Value =
+        serde_json::from_str(&read(&out, "engines/vllm/findings.json")).unwrap();
+    assert_eq!(data["schema_version"], 1);
     assert_eq!(data["engine"]["id"], "vllm");
     let ix = &model.engines[0];
     let versions: Vec<&str> = data["versions"]
@@ -606,13 +620,25 @@ fn engine_pages_embed_the_entries_for_your_version() {
         versions,
         ix.versions.iter().map(|v| v.as_str()).collect::<Vec<_>>()
     );
+    assert_eq!(
+        data["fields"],
+        serde_json::json!(["id", "slug", "title", "status", "group", "note", "entry"])
+    );
     let rows = data["findings"].as_array().unwrap();
     assert_eq!(rows.len(), ix.findings.len());
     for (row, &i) in rows.iter().zip(&ix.findings) {
         let f = &model.findings[i];
         let e = f.engines.iter().find(|e| e.engine == "vllm").unwrap();
+        let row: serde_json::Map<String, serde_json::Value> = data["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .zip(row.as_array().unwrap().iter().cloned())
+            .collect();
         assert_eq!(row["id"], f.id);
-        assert_eq!(row["url"], format!("findings/{}/", f.slug));
+        assert_eq!(row["slug"], f.slug.as_str());
+        assert_eq!(row["group"], f.group.as_str());
         let affected: Vec<&str> = e.affected.iter().map(|v| v.as_str()).collect();
         if affected.is_empty() {
             assert!(row["entry"].get("affected").is_none());

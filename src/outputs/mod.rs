@@ -6,6 +6,7 @@
 //! - [`export`]: `findings.json` and one `f/<id>.json` per finding;
 //! - [`sitemap`]: `sitemap.xml` (split past the protocol's limit) and
 //!   `robots.txt`;
+//! - [`browse`]: the compact data the filters and "your version" fetch;
 //! - here: the JSON Schemas of the record files, each run's CSV tables as
 //!   published data, and the stylesheets of highlighted code.
 //!
@@ -14,6 +15,7 @@
 //! bytes to an [`Output`]. The sitemap is written last, from the pages
 //! [`crate::pages`] wrote.
 
+pub mod browse;
 pub mod export;
 pub mod feed;
 pub mod search;
@@ -77,6 +79,22 @@ pub(crate) fn write<O: Output>(
         out.write(&urls::schema(name), text.as_bytes())?;
         n += 1;
     }
+    // What the home page's filters and the engine pages' "your version"
+    // box fetch when a reader uses them.
+    let engines: Vec<(String, Vec<u8>)> = model
+        .engines
+        .par_iter()
+        .map(|ix| {
+            let id = &model.site.engines[ix.engine].id;
+            (urls::engine_data(id), browse::engine(model, texts, ix))
+        })
+        .collect();
+    for (path, bytes) in &engines {
+        out.write(path, bytes)?;
+        n += 1;
+    }
+    out.write(urls::FILTERS, &browse::filters(model))?;
+    n += 1;
     Ok(n)
 }
 

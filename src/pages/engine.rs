@@ -4,7 +4,8 @@
 //! Each engine's version pages follow it (see [`super::version`]).
 
 use super::batch::{Batch, Job};
-use super::view::{object, page, vlink, EntryJson, VersionLink};
+use super::paginate::Pager;
+use super::view::{list_page, object, page, vlink, VersionLink};
 use super::{version, Ctx};
 use crate::model::{EngineIndex, Model};
 use crate::render::cards::Prepared;
@@ -12,7 +13,6 @@ use crate::render::templates::{self, Templates};
 use crate::render::RenderError;
 use crate::state::State;
 use crate::urls::{self, ROOT};
-use serde::Serialize;
 use std::collections::HashMap;
 
 /// An engine page's template.
@@ -61,21 +61,34 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), Ren
         .iter()
         .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
         .collect();
+    let legend = std::sync::Arc::new(legend);
     for ix in &model.engines {
         let id = &site.engines[ix.engine].id;
-        let path = urls::engine(id);
-        let legend = legend.clone();
-        let cells = matrix_cells(model, cx.templates, ix)?;
-        batch.later(
-            cx.key(&path, &|| cx.listing(&ix.findings)),
-            TEMPLATE,
-            path.clone(),
-            ix.findings.len(),
-            move || page_of(model, prepared, ix, &legend, &cells),
-        );
+        let cells = std::sync::Arc::new(matrix_cells(model, cx.templates, ix)?);
+        let pager = Pager::new(&urls::engine(id), ix.findings.len(), site.page_size);
+        for n in 1..=pager.pages() {
+            let path = pager.path(n);
+            let (legend, cells) = (legend.clone(), cells.clone());
+            batch.later(
+                cx.key(&path, &|| cx.listing(&ix.findings)),
+                TEMPLATE,
+                path,
+                pager.range(n).len(),
+                move || page_of(model, prepared, ix, n, &legend, &cells),
+            );
+        }
         version::list(cx, ix, batch);
     }
     Ok(())
+}
+
+/// The most versions an engine's matrix shows, the newest: the others are
+/// listed above it, each linking to its page.
+const MATRIX_VERSIONS: usize = 12;
+
+/// The columns of engine `ix`'s matrix: the newest [`MATRIX_VERSIONS`].
+fn columns(ix: &EngineIndex) -> std::ops::Range<usize> {
+    ix.versions.len().saturating_sub(MATRIX_VERSIONS)..ix.versions.len()
 }
 
 /// The cells of an engine's version matrix, by version and state, as the
@@ -90,7 +103,8 @@ fn matrix_cells(
     let e = &model.site.engines[ix.engine];
     let mut out = HashMap::new();
     for row in &ix.cells {
-        for (j, &s) in row.iter().enumerate() {
+        for j in columns(ix) {
+            let s = row[j];
             if out.contains_key(&(j, s)) {
                 continue;
             }
@@ -111,27 +125,42 @@ fn matrix_cells(
     Ok(out)
 }
 
+/// Page `n` of engine `ix`'s matrix: its rows, at the newest versions.
 fn page_of(
     model: &Model,
     prepared: &[Prepared],
     ix: &EngineIndex,
+    n: usize,
     legend: &[serde_json::Value],
     cells_html: &HashMap<(usize, State), String>,
 ) -> Job {
     let e = &model.site.engines[ix.engine];
-    let versions: Vec<VersionLink> = ix.versions.iter().map(|v| vlink(model, &e.id, v)).collect();
-    let rows: Vec<serde_json::Value> = ix
-        .findings
+    let cols = columns(ix);
+    let versions: Vec<VersionLink> = ix.versions[cols.clone()]
         .iter()
-        .zip(&ix.cells)
+        .map(|v| vlink(model, &e.id, v))
+        .collect();
+    // The versions the matrix leaves out, oldest first, each with its page.
+    let older: Vec<VersionLink> = ix.versions[..cols.start]
+        .iter()
+        .map(|v| vlink(model, &e.id, v))
+        .collect();
+    let pager = Pager::new(
+        &urls::engine(&e.id),
+        ix.findings.len(),
+        model.site.page_size,
+    );
+    let range = pager.range(n);
+    let rows: Vec<serde_json::Value> = ix.findings[range.clone()]
+        .iter()
+        .zip(&ix.cells[range])
         .map(|(&i, cells)| {
             let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
-            let html: String = cells
-                .iter()
-                .enumerate()
-                .filter_map(|(j, s)| cells_html.get(&(j, *s)).map(String::as_str))
+            let html: String = cols
+                .clone()
+                .filter_map(|j| cells_html.get(&(j, cells[j])).map(String::as_str))
                 .collect();
-            let cells: Vec<serde_json::Value> = cells
+            let cells: Vec<serde_json::Value> = cells[cols.clone()]
                 .iter()
                 .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
                 .collect();
@@ -143,79 +172,33 @@ fn page_of(
             ])
         })
         .collect();
+    let (page, pagination) = list_page(
+        model,
+        &pager,
+        n,
+        &format!("{}: findings by version", e.name),
+        format!("What is known to affect each {} version", e.name),
+        "engine",
+    );
     Job {
         template: TEMPLATE,
-        page: page(
-            model,
-            urls::engine(&e.id),
-            format!("{}: findings by version", e.name),
-            format!("What is known to affect each {} version", e.name),
-            "engine",
-        ),
+        page,
         data: object([
             (
                 "engine",
                 serde_json::json!({"id": e.id, "name": e.name, "color": e.color, "repo": e.repo}),
             ),
             ("versions", serde_json::json!(versions)),
+            ("older_versions", serde_json::json!(older)),
+            ("version_count", ix.versions.len().into()),
             ("rows", rows.into()),
+            ("total", ix.findings.len().into()),
             ("legend", legend.into()),
-            ("your_version_json", engine_data(model, ix).into()),
+            (
+                "data_url",
+                format!("{ROOT}{}", urls::engine_data(&e.id)).into(),
+            ),
+            ("pagination", pagination),
         ]),
     }
-}
-
-#[derive(Serialize)]
-struct EngineFinding<'a> {
-    id: u32,
-    url: String,
-    title: String,
-    advice: &'a str,
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<&'a str>,
-    entry: EntryJson<'a>,
-}
-
-#[derive(Serialize)]
-struct VersionJson<'a> {
-    v: &'a str,
-    url: String,
-}
-
-/// The data of an engine page's "your version" box: the engine, its known
-/// versions with their pages, and each listed finding's entry. URLs are
-/// relative to the site root. Script-safe.
-fn engine_data(model: &Model, ix: &EngineIndex) -> String {
-    let e = &model.site.engines[ix.engine];
-    let versions: Vec<VersionJson<'_>> = ix
-        .versions
-        .iter()
-        .map(|v| VersionJson {
-            v: v.as_str(),
-            url: urls::version(&e.id, v.as_str()),
-        })
-        .collect();
-    let findings: Vec<EngineFinding<'_>> = ix
-        .findings
-        .iter()
-        .filter_map(|&i| {
-            let f = &model.findings[i];
-            let entry = f.engines.iter().find(|x| x.engine == e.id)?;
-            Some(EngineFinding {
-                id: f.id,
-                url: urls::finding(&f.slug),
-                title: crate::markdown::plain_text(&f.title),
-                advice: &f.advice,
-                status: f.status.as_str(),
-                note: entry.note.as_deref(),
-                entry: EntryJson::of(entry),
-            })
-        })
-        .collect();
-    crate::util::script_json(&serde_json::json!({
-        "engine": {"id": e.id, "name": e.name},
-        "versions": versions,
-        "findings": findings,
-    }))
 }

@@ -1,13 +1,13 @@
-//! The home page: each group's findings with its blurb, and the data of
-//! the filter bar (engines and versions, groups, statuses, and every listed
-//! finding's engine entries for the version filter).
+//! The home page: each group's first findings (`home_entries`) with its
+//! blurb and a link to the group's page, and the filter bar (the header's
+//! engines, groups and statuses; the scripts fetch the data that covers
+//! every finding when a filter is used).
 
 use super::batch::{Batch, Job};
 use super::lists;
-use super::view::{object, page, EntryJson};
+use super::view::{object, page};
 use super::Ctx;
 use crate::markdown;
-use crate::model::{EngineIndex, Model};
 use crate::record::Status;
 use crate::render::cards::cards;
 use crate::urls::{self, ROOT};
@@ -42,12 +42,15 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                 .zip(&model.groups)
                 .zip(blurbs)
                 .map(|((g, idx), blurb_html)| {
+                    // The group's first findings; its page has them all.
+                    let shown = &idx[..idx.len().min(site.home_entries)];
                     serde_json::json!({
                         "id": g.id,
                         "title": g.title,
                         "url": format!("{ROOT}{}", urls::group(&g.id)),
                         "blurb_html": blurb_html,
-                        "findings": cards(prepared, idx),
+                        "findings": cards(prepared, shown),
+                        "count": idx.len(),
                     })
                 })
                 .collect();
@@ -57,31 +60,30 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                 data: object([
                     ("groups", groups.into()),
                     ("count", count.into()),
-                    ("filters", home_filters(model)),
-                    ("entries_json", home_entries(model).into()),
+                    ("filters", home_filters(cx)),
                 ]),
             }
         },
     );
 }
 
-/// The filter bar of the home page: engines with their versions, groups and
-/// statuses, each with the page that lists it (the filter without JS).
-fn home_filters(model: &Model) -> serde_json::Value {
+/// The filter bar of the home page: the header's engines (a handful,
+/// however many the site has), groups and statuses, each with the page that
+/// lists it (the filter without JS), and where the scripts fetch the data
+/// that covers every finding (see `outputs::browse`).
+fn home_filters(cx: &Ctx<'_>) -> serde_json::Value {
+    let model = cx.model;
     let site = &model.site;
     let engines: Vec<serde_json::Value> = model
-        .engines
-        .iter()
-        .map(|ix: &EngineIndex| {
-            let e = &site.engines[ix.engine];
+        .nav_engines()
+        .into_iter()
+        .map(|k| {
+            let (e, ix) = (&site.engines[k], &model.engines[k]);
             serde_json::json!({
                 "id": e.id, "name": e.name, "color": e.color,
                 "url": format!("{ROOT}{}", urls::engine(&e.id)),
+                "data_url": format!("{ROOT}{}", urls::engine_data(&e.id)),
                 "count": ix.findings.len(),
-                "versions": ix.versions.iter().map(|v| serde_json::json!({
-                    "version": v.as_str(),
-                    "url": format!("{ROOT}{}", urls::version(&e.id, v.as_str())),
-                })).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -98,31 +100,20 @@ fn home_filters(model: &Model) -> serde_json::Value {
         .collect();
     let statuses: Vec<serde_json::Value> = Status::ALL
         .iter()
-        .map(|&s| {
+        .zip(&cx.by_status)
+        .map(|(&s, idx)| {
             serde_json::json!({
                 "id": s.as_str(), "title": lists::status_text(s).0,
-                "count": lists::with_status(model, s).len(),
+                "count": idx.len(),
                 "url": format!("{ROOT}{}", urls::status(s.as_str())),
             })
         })
         .collect();
-    serde_json::json!({ "engines": engines, "groups": groups, "statuses": statuses })
-}
-
-/// The engine entries of every listed finding, for the home page's version
-/// filter: `{"<id>": {"<engine>": entry}}`, script-safe.
-fn home_entries(model: &Model) -> String {
-    let mut map: std::collections::BTreeMap<u32, std::collections::BTreeMap<&str, EntryJson<'_>>> =
-        std::collections::BTreeMap::new();
-    for i in model.listed() {
-        let f = &model.findings[i];
-        map.insert(
-            f.id,
-            f.engines
-                .iter()
-                .map(|e| (e.engine.as_str(), EntryJson::of(e)))
-                .collect(),
-        );
-    }
-    crate::util::script_json(&map)
+    serde_json::json!({
+        "engines": engines,
+        "more_engines": site.engines.len().saturating_sub(engines.len()),
+        "groups": groups,
+        "statuses": statuses,
+        "data_url": format!("{ROOT}{}", urls::FILTERS),
+    })
 }

@@ -27,6 +27,7 @@ mod finding;
 mod home;
 mod lists;
 mod not_found;
+mod paginate;
 mod redirect;
 mod relativize;
 mod run;
@@ -36,6 +37,7 @@ mod view;
 
 use crate::markdown;
 use crate::model::Model;
+use crate::record::Status;
 use crate::render::cards::Prepared;
 use crate::render::charts::Charts;
 use crate::render::links::resolve_link;
@@ -69,6 +71,8 @@ struct Ctx<'a> {
     resolve: markdown::Resolver<'a>,
     /// The site's description, or empty.
     desc: String,
+    /// The listed findings of each status, in [`Status::ALL`]'s order.
+    by_status: Vec<Vec<usize>>,
 }
 
 impl Ctx<'_> {
@@ -191,6 +195,10 @@ pub(crate) fn write<O: Output>(
         reuse,
         resolve: &resolve,
         desc: site.description.clone().unwrap_or_default(),
+        by_status: Status::ALL
+            .into_iter()
+            .map(|s| lists::with_status(model, s))
+            .collect(),
     };
     let mut batch = Batch::new(&render_one, &keep, reuse);
     if let Err(e) = list(&cx, &mut batch) {
@@ -216,7 +224,7 @@ fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), RenderError> {
     finding::list(cx, &owners, batch)?;
     engine::list(cx, batch)?;
     lists::list_groups(cx, batch);
-    lists::list_statuses(cx, batch);
+    lists::list_statuses(cx, batch, &cx.by_status);
     search::list(cx, batch);
     lists::list_terms(cx, batch);
     run::list(cx, &owners, batch)?;

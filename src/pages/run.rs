@@ -4,7 +4,8 @@
 //! so its charts are drawn once.
 
 use super::batch::{Batch, Job};
-use super::view::{object, page, vlink};
+use super::paginate::Pager;
+use super::view::{list_page, object, page, vlink};
 use super::{redirect, Ctx};
 use crate::markdown;
 use crate::model::{ChartRef, Model};
@@ -61,35 +62,47 @@ pub(super) fn list<'a>(
             .map(|(run, c)| hash_of((run.content_hash, c.len())))
             .collect()
     };
-    let runs_key = cx.key(urls::RUNS, &run_members);
-    batch.later(
-        runs_key,
-        INDEX_TEMPLATE,
-        urls::RUNS.into(),
-        model.runs.len(),
-        move || {
-            let run_rows: Vec<serde_json::Value> = model
-                .runs
-                .iter()
-                .enumerate()
-                .map(|(r, run)| serde_json::json!({
-                    "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
-                    "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
-                }))
-                .collect();
-            Job {
-                template: INDEX_TEMPLATE,
-                page: page(
+    let pager = Pager::new(urls::RUNS, model.runs.len(), model.site.page_size);
+    for n in 1..=pager.pages() {
+        let path = pager.path(n);
+        let range = pager.range(n);
+        batch.later(
+            cx.key(&path, &run_members),
+            INDEX_TEMPLATE,
+            path,
+            range.len(),
+            move || {
+                let run_rows: Vec<serde_json::Value> = range
+                    .clone()
+                    .map(|r| {
+                        let run = &model.runs[r];
+                        serde_json::json!({
+                            "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
+                            "url": format!("{ROOT}{}", urls::run(&run.id)), "count": model.citations[r].len(),
+                        })
+                    })
+                    .collect();
+                let pager = Pager::new(urls::RUNS, model.runs.len(), model.site.page_size);
+                let (page, pagination) = list_page(
                     model,
-                    urls::RUNS.into(),
-                    "Runs".into(),
+                    &pager,
+                    n,
+                    "Runs",
                     "The measurements behind the findings".into(),
                     "runs",
-                ),
-                data: object([("runs", run_rows.into())]),
-            }
-        },
-    );
+                );
+                Job {
+                    template: INDEX_TEMPLATE,
+                    page,
+                    data: object([
+                        ("runs", run_rows.into()),
+                        ("total", model.runs.len().into()),
+                        ("pagination", pagination),
+                    ]),
+                }
+            },
+        );
+    }
     Ok(())
 }
 

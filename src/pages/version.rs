@@ -4,81 +4,131 @@
 //! neighbouring versions.
 
 use super::batch::{Batch, Job};
-use super::view::{object, page, vlink};
+use super::paginate::Pager;
+use super::view::{list_page, object, vlink};
 use super::Ctx;
 use crate::model::{EngineIndex, Model};
 use crate::render::cards::Prepared;
 use crate::state::State;
 use crate::urls::{self, ROOT};
 use crate::version::Version;
-use std::collections::BTreeMap;
 
 /// A version page's template.
 const TEMPLATE: &str = "version.html";
 
-/// Lists the page of each known version of the engine `ix`.
+/// Lists the pages of each known version of the engine `ix`.
 pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'a>) {
     let (model, prepared) = (cx.model, cx.prepared);
     let id = &model.site.engines[ix.engine].id;
     for (j, v) in ix.versions.iter().enumerate() {
-        let path = urls::version(id, v.as_str());
-        batch.later(
-            cx.key(&path, &|| cx.listing(&ix.findings)),
-            TEMPLATE,
-            path.clone(),
-            ix.findings.len(),
-            move || page_of(model, prepared, ix, j, v),
-        );
+        let base = urls::version(id, v.as_str());
+        let items = listed(ix, j);
+        let pager = Pager::new(&base, items.len(), model.site.page_size);
+        for n in 1..=pager.pages() {
+            let path = pager.path(n);
+            let shown = pager.range(n).len();
+            batch.later(
+                cx.key(&path, &|| cx.listing(&ix.findings)),
+                TEMPLATE,
+                path,
+                shown,
+                move || page_of(model, prepared, ix, j, v, n),
+            );
+        }
     }
 }
 
-fn page_of(model: &Model, prepared: &[Prepared], ix: &EngineIndex, j: usize, v: &Version) -> Job {
+/// The sections of a version page, in order: each state, its heading and
+/// what it means.
+const SECTIONS: [(State, &str, &str); 5] = [
+    (State::Affected, "Affected", "Tested on this version, and the problem showed."),
+    (State::InRange, "In range, untested", "Not tested on this version, but it lies inside the range the problem is known to span. Watch for it."),
+    (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
+    (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
+    (State::Clean, "Clean", "Tested on this version, and the problem did not show."),
+];
+
+/// What the page of version `j` lists, in page order: each finding (its
+/// row in `ix`) with a state there, by section, then by id.
+fn listed(ix: &EngineIndex, j: usize) -> Vec<(State, usize)> {
+    SECTIONS
+        .iter()
+        .flat_map(|&(s, _, _)| {
+            (0..ix.findings.len())
+                .filter(move |&k| ix.cells[k][j] == s)
+                .map(move |k| (s, k))
+        })
+        .collect()
+}
+
+/// Page `n` of version `j`'s list. A list cut into pages shows on each page
+/// the sections it reaches; an empty section shows on the first.
+fn page_of(
+    model: &Model,
+    prepared: &[Prepared],
+    ix: &EngineIndex,
+    j: usize,
+    v: &Version,
+    n: usize,
+) -> Job {
     let e = &model.site.engines[ix.engine];
-    let mut by_state: BTreeMap<&str, Vec<serde_json::Value>> = BTreeMap::new();
-    for (k, &i) in ix.findings.iter().enumerate() {
-        let s = ix.cells[k][j];
-        if s == State::Unknown {
-            continue;
-        }
-        let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
-        by_state
-            .entry(s.as_str())
-            .or_default()
-            .push(serde_json::json!({
-                "finding": &*prepared[i].card,
-                "note": entry.and_then(|x| x.note.clone()),
-            }));
-    }
-    let sections: Vec<serde_json::Value> = [
-        (State::Affected, "Affected", "Tested on this version, and the problem showed."),
-        (State::InRange, "In range, untested", "Not tested on this version, but it lies inside the range the problem is known to span. Watch for it."),
-        (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
-        (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
-        (State::Clean, "Clean", "Tested on this version, and the problem did not show."),
-    ]
-    .iter()
-    .map(|(s, title, blurb)| object([
-        ("state", s.as_str().into()),
-        ("title", (*title).into()),
-        ("blurb", (*blurb).into()),
-        ("tested", s.is_tested().into()),
-        ("items", by_state.remove(s.as_str()).unwrap_or_default().into()),
-    ]))
-    .collect();
+    let items = listed(ix, j);
+    let base = urls::version(&e.id, v.as_str());
+    let pager = Pager::new(&base, items.len(), model.site.page_size);
+    let range = pager.range(n);
+    let sections: Vec<serde_json::Value> = SECTIONS
+        .iter()
+        .map(|&(s, title, blurb)| {
+            let first = items.iter().position(|&(x, _)| x == s);
+            let count = items.iter().filter(|&&(x, _)| x == s).count();
+            let on_page: Vec<serde_json::Value> = items[range.clone()]
+                .iter()
+                .filter(|&&(x, _)| x == s)
+                .map(|&(_, k)| {
+                    let i = ix.findings[k];
+                    let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
+                    serde_json::json!({
+                        "finding": &*prepared[i].card,
+                        "note": entry.and_then(|x| x.note.clone()),
+                    })
+                })
+                .collect();
+            // Where the section starts: this page, or another.
+            let starts = first.map_or(1, |i| pager.page_of(i));
+            let shown = !on_page.is_empty() || (count == 0 && n == 1);
+            let href = if starts == n {
+                format!("#sec-{}", s.as_str())
+            } else {
+                format!("{ROOT}{}#sec-{}", pager.path(starts), s.as_str())
+            };
+            object([
+                ("state", s.as_str().into()),
+                ("title", title.into()),
+                ("blurb", blurb.into()),
+                ("tested", s.is_tested().into()),
+                ("count", count.into()),
+                ("href", href.into()),
+                ("shown", shown.into()),
+                ("items", on_page.into()),
+            ])
+        })
+        .collect();
     let prev = j
         .checked_sub(1)
         .map(|p| vlink(model, &e.id, &ix.versions[p]));
     let next = ix.versions.get(j + 1).map(|n| vlink(model, &e.id, n));
     let released = e.releases.contains(v);
+    let (page, pagination) = list_page(
+        model,
+        &pager,
+        n,
+        &format!("{} {}: what to watch for", e.name, v),
+        format!("Findings that affect {} {}", e.name, v),
+        "version",
+    );
     Job {
         template: TEMPLATE,
-        page: page(
-            model,
-            urls::version(&e.id, v.as_str()),
-            format!("{} {}: what to watch for", e.name, v),
-            format!("Findings that affect {} {}", e.name, v),
-            "version",
-        ),
+        page,
         data: object([
             (
                 "engine",
@@ -90,6 +140,7 @@ fn page_of(model: &Model, prepared: &[Prepared], ix: &EngineIndex, j: usize, v: 
             ("sections", sections.into()),
             ("prev", serde_json::json!(prev)),
             ("next", serde_json::json!(next)),
+            ("pagination", pagination),
         ]),
     }
 }

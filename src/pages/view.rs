@@ -1,10 +1,9 @@
 //! The small shapes page contexts are made of, shared by the page kinds:
 //! the page itself ([`PageView`]), the site ([`SiteView`]), links to
-//! engines, versions and runs, and an engine entry as the browser scripts
-//! read it ([`EntryJson`]). Paths in them start with [`ROOT`].
+//! engines, versions and runs. Paths in them start with [`ROOT`].
 
+use super::paginate::Pager;
 use crate::model::Model;
-use crate::record::EngineEntry;
 use crate::urls::{self, ROOT};
 use crate::version::Version;
 use serde::Serialize;
@@ -28,6 +27,9 @@ pub(super) struct PageView {
     pub(super) description: String,
     pub(super) kind: &'static str,
     pub(super) has_code: bool,
+    /// The previous and next pages of a list cut into pages.
+    pub(super) prev: Option<String>,
+    pub(super) next: Option<String>,
 }
 
 /// A link with a name (an engine, a tag, a model, a run).
@@ -68,7 +70,34 @@ pub(super) fn page(
         description,
         kind,
         has_code: false,
+        prev: None,
+        next: None,
     }
+}
+
+/// The view of page `n` of a list: [`page`] with the page's own title
+/// and its neighbours, and the list's navigation for the template.
+pub(super) fn list_page(
+    model: &Model,
+    pager: &Pager,
+    n: usize,
+    title: &str,
+    description: String,
+    kind: &'static str,
+) -> (PageView, serde_json::Value) {
+    let nav = pager.nav(n);
+    let mut pv = page(
+        model,
+        pager.path(n),
+        pager.title(title, n),
+        description,
+        kind,
+    );
+    if let Some(nav) = &nav {
+        pv.prev = nav.prev.clone();
+        pv.next = nav.next.clone();
+    }
+    (pv, serde_json::to_value(nav).unwrap_or_default())
 }
 
 /// A JSON object of `fields`, each value moved in. `serde_json::json!`
@@ -92,33 +121,5 @@ pub(super) fn vlink(model: &Model, engine: &str, v: &Version) -> VersionLink {
             "{ROOT}{}",
             urls::version(engine, model.version_page(engine, v).as_str())
         ),
-    }
-}
-
-/// An engine entry as the browser scripts read it (`static/versions.js`,
-/// `entry()`): version strings, empty fields left out.
-#[derive(Serialize)]
-pub(super) struct EntryJson<'a> {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(super) affected: Vec<&'a str>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(super) clean: Vec<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) introduced_in: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) fixed_in: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) mitigated_in: Option<&'a str>,
-}
-
-impl<'a> EntryJson<'a> {
-    pub(super) fn of(e: &'a EngineEntry) -> EntryJson<'a> {
-        EntryJson {
-            affected: e.affected.iter().map(|v| v.as_str()).collect(),
-            clean: e.clean.iter().map(|v| v.as_str()).collect(),
-            introduced_in: e.introduced_in.as_ref().map(|v| v.as_str()),
-            fixed_in: e.fixed_in.as_ref().map(|v| v.as_str()),
-            mitigated_in: e.mitigated_in.as_ref().map(|v| v.as_str()),
-        }
     }
 }

@@ -9,6 +9,7 @@ use super::err;
 use crate::diagnostics::Diagnostics;
 use crate::load::Loaded;
 use crate::record::*;
+use crate::state::{state_of, State};
 use crate::urls;
 use crate::version::Version;
 use std::collections::{HashMap, HashSet};
@@ -74,24 +75,57 @@ pub fn site_pages(
     built.sort_by_key(|f| f.id);
     let mut runs: Vec<&Run> = runs.iter().map(|r| &**r).collect();
     runs.sort_by(|a, b| a.id.cmp(&b.id));
+    let listed: Vec<&Finding> = built
+        .iter()
+        .copied()
+        .filter(|f| f.withdrawn.is_none() && f.superseded_by.is_none())
+        .collect();
+    // Each list with its number of entries: its later pages exist too
+    // (`…/page/2/`), as the pages stage makes them.
+    let mut lists: HashMap<String, usize> = HashMap::new();
     for g in &site.groups {
-        p.insert(urls::group(&g.id));
+        let n = listed.iter().filter(|f| f.group == g.id).count();
+        lists.insert(urls::group(&g.id), n);
+    }
+    for s in Status::ALL {
+        let n = listed.iter().filter(|f| f.status == s).count();
+        lists.insert(urls::status(s.as_str()), n);
     }
     for f in &built {
         p.insert(urls::finding(&f.slug));
         p.insert(urls::short(f.id));
-        if f.withdrawn.is_none() && f.superseded_by.is_none() {
-            for t in &f.tags {
-                p.insert(urls::tag(t));
-            }
-            for m in &f.models {
-                p.insert(urls::model(m));
+    }
+    for (index, name_of) in [
+        (
+            urls::TAGS,
+            (|f: &Finding| &f.tags) as fn(&Finding) -> &Vec<String>,
+        ),
+        (urls::MODELS, |f: &Finding| &f.models),
+    ] {
+        let url = if index == urls::TAGS {
+            urls::tag
+        } else {
+            urls::model
+        };
+        let mut terms: HashMap<String, usize> = HashMap::new();
+        for f in &listed {
+            let mine: HashSet<String> = name_of(f).iter().map(|t| url(t)).collect();
+            for t in mine {
+                *terms.entry(t).or_default() += 1;
             }
         }
+        lists.insert(index.to_string(), terms.len());
+        lists.extend(terms);
     }
+    lists.insert(urls::ENGINES.to_string(), site.engines.len());
+    lists.insert(urls::RUNS.to_string(), runs.len());
     let mut versions: HashMap<String, Vec<Version>> = HashMap::new();
     for e in &site.engines {
-        p.insert(urls::engine(&e.id));
+        let entries: Vec<&EngineEntry> = listed
+            .iter()
+            .filter_map(|f| f.engines.iter().find(|x| x.engine == e.id))
+            .collect();
+        lists.insert(urls::engine(&e.id), entries.len());
         let vs = versions.entry(e.id.clone()).or_default();
         let mut add = |v: &Version| {
             if !vs.contains(v) {
@@ -118,8 +152,15 @@ pub fn site_pages(
             }
         }
         for v in vs.iter() {
-            p.insert(urls::version(&e.id, v.as_str()));
+            let n = entries
+                .iter()
+                .filter(|x| state_of(x, v) != State::Unknown)
+                .count();
+            lists.insert(urls::version(&e.id, v.as_str()), n);
         }
+    }
+    for (base, n) in &lists {
+        p.extend(urls::list_pages(base, *n, site.page_size));
     }
     // The search and status pages, feeds, exports and other files the
     // build writes besides pages (`urls::reserved`), but not the folders

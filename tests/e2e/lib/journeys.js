@@ -421,8 +421,13 @@ async function affects(page) {
     .evaluateAll((cs) => cs.map((c) => c.getAttribute("data-id")).sort());
 }
 
-/// The ids of the cards the home page shows.
+/// The ids of the cards the home page shows, once its filters have been
+/// applied (they fetch what covers every finding first).
 async function shownCards(page) {
+  await page.waitForFunction(() => {
+    const bar = document.getElementById("filters");
+    return !bar || !bar.hasAttribute("data-state") || bar.getAttribute("data-state") === "ready";
+  }, null, { timeout: 10000 });
   return page.locator("section.group article.card").evaluateAll((cs) =>
     cs.filter((c) => c.offsetParent !== null).map((c) => c.getAttribute("data-id")).sort());
 }
