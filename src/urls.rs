@@ -98,8 +98,23 @@ pub fn status(status: &str) -> String {
 /// The search page.
 pub const SEARCH: &str = "search/";
 
-/// The search index the search page fetches.
+/// The manifest of the search index the search page fetches.
 pub const SEARCH_INDEX: &str = "search-index.json";
+
+/// The folder of the search index's shards.
+pub const SEARCH_SHARDS: &str = "search-index/";
+
+/// The shard of the search index with `key`: its UTF-8 bytes in hex, so any
+/// word makes a safe file name.
+pub fn search_shard(key: &str) -> String {
+    let mut name = String::with_capacity(SEARCH_SHARDS.len() + key.len() * 2 + 5);
+    name.push_str(SEARCH_SHARDS);
+    for b in key.bytes() {
+        name.push_str(&format!("{b:02x}"));
+    }
+    name.push_str(".json");
+    name
+}
 
 /// The site-wide Atom feed.
 pub const FEED: &str = "atom.xml";

@@ -1,7 +1,9 @@
-// findings: the search page. Fetches search-index.json (written by the
-// build, see src/search.rs) once and searches it as you type. No library,
-// nothing from another site. Under node the matching functions are a
-// CommonJS module, for tests; in a page they drive the search form.
+// findings: the search page. Searches the index the build writes (see
+// src/outputs/search.rs) as you type, fetching only what a query needs: a
+// small manifest, one shard of the index per word typed, and the JSON file
+// of each finding shown. No library, nothing from another site. Under node
+// the search functions are a CommonJS module, for tests; in a page they
+// drive the search form.
 (function (root, factory) {
   "use strict";
   var api = factory();
@@ -14,8 +16,11 @@
 })(this, function () {
   "use strict";
 
-  var SCHEMA_VERSION = 1;
-  var LIMIT = 50;
+  var SCHEMA_VERSION = 2;
+  // Results shown at first, and added by each "Show more".
+  var LIMIT = 20;
+  // Letters of a shard key before any split (KEY_CHARS in the build).
+  var KEY_CHARS = 2;
 
   // Query words that match almost everything; ignored unless nothing else is typed.
   var STOP = ("a about after all also an and any are as at be been before both but by can could did do " +
@@ -24,35 +29,24 @@
     "those through to too two under until up us was we were what when where which while who why will with " +
     "would you your").split(" ");
 
-  // Where a word scores, by field: [field, score, bonus when it starts a word].
-  var WEIGHTS = [["title", 10, 4], ["advice", 6, 2], ["terms", 5, 2], ["summary", 3, 1], ["body", 1, 0]];
+  // The score of a word by the field it is found in, in the index's field
+  // order (title, advice, terms, summary, body). Every indexed word starts a
+  // word of its field, so each score includes the bonus for that.
+  var WEIGHTS = { title: 14, advice: 8, terms: 7, summary: 4, body: 1 };
 
-  // The words of a query: lowercased, split on spaces and punctuation, but
-  // dots and dashes inside a word kept (0.32.0, max-model-len).
+  // The words of a query as the build cuts text into words: lowercased,
+  // runs of letters, digits and . - _ + /, trimmed to start and end with a
+  // letter or digit (so 0.32.0 and max-model-len stay whole).
   function words(query) {
     var out = [];
-    String(query).toLowerCase().split(/[^\w.+\-/\u00c0-\uffff]+/).forEach(function (w) {
-      w = w.replace(/^[^\w\u00c0-\uffff]+|[^\w\u00c0-\uffff]+$/g, "");
+    String(query).toLowerCase().split(/[^\p{L}\p{N}._+/-]+/u).forEach(function (w) {
+      w = w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
       if (w !== "" && out.indexOf(w) < 0) out.push(w);
     });
     // Stop words and single letters match almost everything: ignore them
     // unless nothing else was typed.
     var kept = out.filter(function (w) { return STOP.indexOf(w) < 0 && !/^[a-z]$/.test(w); });
     return kept.length > 0 ? kept : out;
-  }
-
-  // The index as a list of items, each field also lowercased for matching.
-  function prepare(index) {
-    if (!index || index.schema_version !== SCHEMA_VERSION) {
-      throw new Error("unknown search index version");
-    }
-    var f = index.fields;
-    return index.items.map(function (row) {
-      var item = { lower: {} };
-      for (var k = 0; k < f.length; k++) item[f[k]] = row[k];
-      WEIGHTS.forEach(function (w) { item.lower[w[0]] = String(item[w[0]] || "").toLowerCase(); });
-      return item;
-    });
   }
 
   // A word without a common English ending, so that "cache" also finds
@@ -63,63 +57,117 @@
     return m ? m[1] : null;
   }
 
-  function startsWord(s, i) {
-    return i === 0 || !/[a-z0-9\u00c0-\uffff]/.test(s.charAt(i - 1));
+  // The first `n` characters of `w` (not UTF-16 units).
+  function prefix(w, n) {
+    return Array.from(w).slice(0, n).join("");
   }
 
-  // Where `w` occurs in `s`: 0 nowhere, 1 inside a word, 2 at a word's start.
-  function find(s, w) {
-    var i = s.indexOf(w);
-    if (i < 0) return 0;
-    while (i >= 0) {
-      if (startsWord(s, i)) return 2;
-      i = s.indexOf(w, i + 1);
-    }
-    return 1;
+  function hex(s) {
+    var out = "";
+    new TextEncoder().encode(s).forEach(function (b) { out += (b < 16 ? "0" : "") + b.toString(16); });
+    return out;
   }
 
-  // How well `item` matches all `ws`; 0 when a word matches nowhere. A word
-  // found only through its stem counts for less.
-  function score(item, ws, phrase) {
-    var total = 0;
-    for (var k = 0; k < ws.length; k++) {
-      var w = ws[k];
-      var st = stem(w);
-      var best = 0;
-      var also = 0;
-      var num = /^f?(\d+)$/.exec(w);
-      if (num && Number(num[1]) === item.id) best = 100;
-      for (var j = 0; j < WEIGHTS.length; j++) {
-        var s = item.lower[WEIGHTS[j][0]];
-        var where = find(s, w);
-        var factor = 1;
-        if (where === 0 && st) {
-          where = find(s, st);
-          factor = 0.7;
+  // An index read through `load(path)`, a function that returns a promise of
+  // the parsed JSON file at `path` (relative to the site root).
+  function open(load) {
+    return load("search-index.json").then(function (m) {
+      if (!m || m.schema_version !== SCHEMA_VERSION) throw new Error("unknown search index version");
+      var split = {};
+      var keys = {};
+      m.split.forEach(function (k) { split[k] = true; });
+      m.keys.forEach(function (k) { keys[k] = true; });
+      var shards = {};
+
+      // The key of the shard that holds the words starting with `w`.
+      function keyOf(w) {
+        var n = Math.min(KEY_CHARS, Array.from(w).length);
+        var k = prefix(w, n);
+        while (split[k] && Array.from(w).length > n) {
+          n++;
+          k = prefix(w, n);
         }
-        if (where === 0) continue;
-        var v = (WEIGHTS[j][1] + (where === 2 ? WEIGHTS[j][2] : 0)) * factor;
-        if (v > best) { if (best > 0) also++; best = v; } else also++;
+        return k;
       }
-      if (best === 0) return 0;
-      total += best + also * 0.5;
-    }
-    if (phrase && ws.length > 1 && item.lower.title.indexOf(phrase) >= 0) total += 8;
-    return total;
-  }
 
-  // The items matching `query`, best first (then by number).
-  function search(items, query) {
-    var ws = words(query);
-    if (ws.length === 0) return [];
-    var phrase = String(query).toLowerCase().replace(/\s+/g, " ").trim();
-    var hits = [];
-    items.forEach(function (item) {
-      var s = score(item, ws, phrase);
-      if (s > 0) hits.push({ item: item, score: s });
+      // The shard with key `k`; no word of any finding has a key that is
+      // not in the manifest, so nothing is fetched for it.
+      function shard(k) {
+        if (!keys[k]) return Promise.resolve({});
+        if (!shards[k]) shards[k] = load(m.shards + hex(k) + ".json");
+        return shards[k];
+      }
+
+      // Per finding id, the fields where a word starting with `w` occurs.
+      function fields(w) {
+        var k = keyOf(w);
+        return shard(k).then(function (s) {
+          var found = {};
+          Object.keys(s).forEach(function (x) {
+            if (x.lastIndexOf(w, 0) !== 0) return;
+            var id = 0;
+            s[x].forEach(function (n) {
+              id += Math.floor(n / 32);
+              found[id] = (found[id] || 0) | (n % 32);
+            });
+          });
+          return found;
+        });
+      }
+
+      // How well each finding matches one query word: the best field's
+      // score and half a point for each other field; a word found only
+      // through its stem counts for less; a number finds its finding.
+      function scores(w) {
+        var st = stem(w);
+        return Promise.all([fields(w), st ? fields(st) : Promise.resolve({})]).then(function (r) {
+          var out = {};
+          function add(found, factor) {
+            Object.keys(found).forEach(function (id) {
+              var bits = found[id];
+              var best = 0;
+              var count = 0;
+              m.fields.forEach(function (f, b) {
+                if (bits & (1 << b)) {
+                  count++;
+                  best = Math.max(best, WEIGHTS[f] || 1);
+                }
+              });
+              var v = (best + (count - 1) * 0.5) * factor;
+              if (!(out[id] >= v)) out[id] = v;
+            });
+          }
+          add(r[1], 0.7);
+          add(r[0], 1);
+          var num = /^f?(\d+)$/.exec(w);
+          if (num) out[Number(num[1])] = Math.max(out[Number(num[1])] || 0, 100);
+          return out;
+        });
+      }
+
+      // The findings matching every word of `query`, best first (then by
+      // number): [{id, score}].
+      function search(query) {
+        var ws = words(query);
+        if (ws.length === 0) return Promise.resolve([]);
+        return Promise.all(ws.map(scores)).then(function (per) {
+          var total = {};
+          Object.keys(per[0]).forEach(function (id) {
+            var s = 0;
+            for (var k = 0; k < per.length; k++) {
+              if (!(per[k][id] > 0)) return;
+              s += per[k][id];
+            }
+            total[id] = s;
+          });
+          var hits = Object.keys(total).map(function (id) { return { id: Number(id), score: total[id] }; });
+          hits.sort(function (a, b) { return b.score - a.score || a.id - b.id; });
+          return hits;
+        });
+      }
+
+      return { count: m.count, search: search };
     });
-    hits.sort(function (a, b) { return b.score - a.score || a.item.id - b.item.id; });
-    return hits;
   }
 
   // ---------------------------------------------------------------- page
@@ -167,9 +215,22 @@
     if (!input || !list || !status) return;
     var script = doc.currentScript || doc.querySelector("script[src$='search.js']");
     var siteRoot = new URL(".", script ? script.src : win.location.href);
-    var items = null;
+    var index = null;
     var active = -1;
     var shown = [];
+    var more = null;
+    var runs = 0;
+    var files = {};
+
+    function load(path) {
+      if (!files[path]) {
+        files[path] = win.fetch(new URL(path, siteRoot).href).then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status + " for " + path);
+          return r.json();
+        });
+      }
+      return files[path];
+    }
 
     var help = doc.getElementById("search-help");
     if (help) help.hidden = false;
@@ -199,51 +260,91 @@
       win.history.replaceState(null, "", url.pathname + url.search + url.hash);
     }
 
+    // One result, from its finding's JSON file.
+    function item(f, ws) {
+      var k = shown.length;
+      var li = el("li", "search-result");
+      li.id = "search-result-" + f.id;
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      var a = el("a", "search-result-link");
+      a.href = new URL("findings/" + f.slug + "/", siteRoot).href;
+      a.tabIndex = -1;
+      a.appendChild(el("span", "fid", "F" + f.id));
+      a.appendChild(doc.createTextNode(" "));
+      var title = el("span", "search-result-title");
+      highlight(title, f.title_text, ws);
+      a.appendChild(title);
+      li.appendChild(a);
+      var meta = el("p", "card-meta");
+      var advice = el("span", "advice");
+      highlight(advice, f.advice, ws);
+      meta.appendChild(advice);
+      meta.appendChild(doc.createTextNode(" "));
+      meta.appendChild(el("span", "status status-" + f.status, f.status));
+      li.appendChild(meta);
+      if (f.summary_text) li.appendChild(el("p", "search-result-summary", f.summary_text));
+      li.addEventListener("mousemove", function () { if (active !== k) setActive(k); });
+      list.appendChild(li);
+      shown.push(li);
+    }
+
+    // Shows hits[from..from+LIMIT], each from its finding's file (a
+    // finding that left the lists since is skipped), then a "Show more".
+    function page(hits, from, ws, run) {
+      var batch = hits.slice(from, from + LIMIT);
+      return Promise.all(batch.map(function (h) {
+        return load("f/" + h.id + ".json").then(function (d) { return d.finding; }, function () { return null; });
+      })).then(function (found) {
+        if (run !== runs) return;
+        found.forEach(function (f) { if (f && f.listed) item(f, ws); });
+        list.hidden = shown.length === 0;
+        input.setAttribute("aria-expanded", shown.length > 0 ? "true" : "false");
+        if (more) more.parentNode.removeChild(more);
+        more = null;
+        var next = from + batch.length;
+        if (next < hits.length) {
+          more = el("button", "search-more filter-clear", "Show " + Math.min(LIMIT, hits.length - next) + " more");
+          more.type = "button";
+          more.addEventListener("click", function () {
+            more.disabled = true;
+            page(hits, next, ws, run);
+          });
+          list.parentNode.insertBefore(more, list.nextSibling);
+        }
+      });
+    }
+
     function render() {
       var q = input.value;
+      var run = ++runs;
       list.textContent = "";
       shown = [];
       setActive(-1);
-      if (items === null) return;
-      var hits = search(items, q);
+      if (more) more.parentNode.removeChild(more);
+      more = null;
+      if (index === null) return Promise.resolve();
       var ws = words(q);
-      hits.slice(0, LIMIT).forEach(function (h, k) {
-        var it = h.item;
-        var li = el("li", "search-result");
-        li.id = "search-result-" + it.id;
-        li.setAttribute("role", "option");
-        li.setAttribute("aria-selected", "false");
-        var a = el("a", "search-result-link");
-        a.href = new URL(it.url, siteRoot).href;
-        a.tabIndex = -1;
-        a.appendChild(el("span", "fid", "F" + it.id));
-        a.appendChild(doc.createTextNode(" "));
-        var title = el("span", "search-result-title");
-        highlight(title, it.title, ws);
-        a.appendChild(title);
-        li.appendChild(a);
-        var meta = el("p", "card-meta");
-        var advice = el("span", "advice");
-        highlight(advice, it.advice, ws);
-        meta.appendChild(advice);
-        meta.appendChild(doc.createTextNode(" "));
-        meta.appendChild(el("span", "status status-" + it.status, it.status));
-        li.appendChild(meta);
-        if (it.summary) li.appendChild(el("p", "search-result-summary", it.summary));
-        li.addEventListener("mousemove", function () { if (active !== k) setActive(k); });
-        list.appendChild(li);
-        shown.push(li);
-      });
-      list.hidden = shown.length === 0;
-      input.setAttribute("aria-expanded", shown.length > 0 ? "true" : "false");
       if (ws.length === 0) {
-        say("Type to search " + items.length + " finding" + (items.length === 1 ? "" : "s") + ".");
-      } else if (hits.length === 0) {
-        say("No finding matches \u201c" + q.trim() + "\u201d.");
-      } else {
-        say(hits.length + " finding" + (hits.length === 1 ? " matches" : "s match") + " \u201c" + q.trim() + "\u201d" +
-          (hits.length > LIMIT ? "; the best " + LIMIT + " are shown." : "."));
+        list.hidden = true;
+        input.setAttribute("aria-expanded", "false");
+        say("Type to search " + index.count + " finding" + (index.count === 1 ? "" : "s") + ".");
+        return Promise.resolve();
       }
+      return index.search(q).then(function (hits) {
+        if (run !== runs) return;
+        if (hits.length === 0) {
+          list.hidden = true;
+          input.setAttribute("aria-expanded", "false");
+          say("No finding matches \u201c" + q.trim() + "\u201d.");
+          return;
+        }
+        say(hits.length + " finding" + (hits.length === 1 ? " matches" : "s match") + " \u201c" + q.trim() + "\u201d" +
+          (hits.length > LIMIT ? "; the best " + LIMIT + " are shown first." : "."));
+        return page(hits, 0, ws, run);
+      }, function (err) {
+        if (run === runs) say("The search index could not be read (" + err.message + ").");
+      });
     }
 
     input.addEventListener("input", function () {
@@ -287,15 +388,11 @@
     input.focus();
     say("Loading the search index\u2026");
 
-    var indexUrl = new URL("search-index.json", siteRoot).href;
-    var loaded = typeof win.fetch === "function"
-      ? win.fetch(indexUrl).then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();
-      })
+    var opened = typeof win.fetch === "function"
+      ? open(load)
       : Promise.reject(new Error("this browser has no fetch"));
-    loaded.then(function (index) {
-      items = prepare(index);
+    opened.then(function (ix) {
+      index = ix;
       render();
     }, function (err) {
       if (win.location.protocol === "file:") {
@@ -307,5 +404,5 @@
     });
   }
 
-  return { words: words, stem: stem, prepare: prepare, search: search, start: start, LIMIT: LIMIT };
+  return { words: words, stem: stem, open: open, start: start, LIMIT: LIMIT };
 });

@@ -1,7 +1,8 @@
 //! Stage 4, render, part three: the files the build writes beside the
 //! pages, for readers' tools rather than their browsers.
 //!
-//! - [`search`]: `search-index.json`, which the search page fetches;
+//! - [`search`]: the search index, cut into shards the search page fetches
+//!   a few at a time;
 //! - [`feed`]: the Atom feeds, site-wide and per engine;
 //! - [`export`]: `findings.json` and one `f/<id>.json` per finding;
 //! - [`sitemap`]: `sitemap.xml` (split past the protocol's limit) and
@@ -38,12 +39,11 @@ pub(crate) fn write<O: Output>(
     reuse: &Reuse<'_>,
 ) -> Result<usize, WriteError> {
     let write_single = |path: &str, bytes: &[u8]| out.write(path, bytes);
-    // The search index and the JSON export are streamed into their files
-    // (see `Output::write_with`).
+    // The JSON export is streamed into its file (see `Output::write_with`).
     let ((index, export), feeds) = rayon::join(
         || {
             rayon::join(
-                || out.write_with(urls::SEARCH_INDEX, |sink| search::index(model, texts, sink)),
+                || search::write(model, texts, out),
                 || {
                     out.write_with(urls::EXPORT, |sink| {
                         export::files(model, texts, reuse, &write_single, sink)
@@ -65,10 +65,9 @@ pub(crate) fn write<O: Output>(
             feeds
         },
     );
-    let mut n = 0;
-    index?;
+    let mut n = index?;
     export?;
-    n += 2 + model.findings.len();
+    n += 1 + model.findings.len();
     for (path, text) in &feeds {
         out.write(path, text.as_bytes())?;
         n += 1;

@@ -5,7 +5,7 @@
 
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
-use super::view::{list_page, object, page, vlink, VersionLink};
+use super::view::{list_page, object, vlink, VersionLink};
 use super::{version, Ctx};
 use crate::model::{EngineIndex, Model};
 use crate::render::cards::Prepared;
@@ -26,13 +26,12 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), Ren
     let (model, prepared) = (cx.model, cx.prepared);
     let site = &model.site;
     let desc = &cx.desc;
-    batch.lazy(
-        cx.key(urls::ENGINES, &|| cx.all()),
-        INDEX_TEMPLATE,
-        urls::ENGINES.into(),
-        || {
-            let engine_rows: Vec<serde_json::Value> = model
-                .engines
+    let pager = Pager::new(urls::ENGINES, model.engines.len(), site.page_size);
+    for n in 1..=pager.pages() {
+        let range = pager.range(n);
+        let path = pager.path(n);
+        batch.lazy(cx.key(&path, &|| cx.all()), INDEX_TEMPLATE, path, || {
+            let engine_rows: Vec<serde_json::Value> = model.engines[range]
                 .iter()
                 .map(|ix| {
                     let e = &site.engines[ix.engine];
@@ -44,19 +43,25 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), Ren
                     })
                 })
                 .collect();
+            let (page, pagination) = list_page(
+                model,
+                &pager,
+                n,
+                "Engines",
+                format!("Findings by engine and version: {desc}"),
+                "engines",
+            );
             Job {
                 template: INDEX_TEMPLATE,
-                page: page(
-                    model,
-                    urls::ENGINES.into(),
-                    "Engines".into(),
-                    format!("Findings by engine and version: {desc}"),
-                    "engines",
-                ),
-                data: serde_json::json!({ "engines": engine_rows }),
+                page,
+                data: serde_json::json!({
+                    "engines": engine_rows,
+                    "total": model.engines.len(),
+                    "pagination": pagination,
+                }),
             }
-        },
-    );
+        });
+    }
     let legend: Vec<serde_json::Value> = State::ALL
         .iter()
         .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))

@@ -82,7 +82,7 @@ const STOP: &[&str] = &[
 /// The words of lowercased `text`: runs of letters, digits and `.-_+/`,
 /// trimmed to start and end with a letter or digit (so versions and flags
 /// stay whole: `0.32.0`, `max-model-len`).
-fn words(lower: &str) -> Box<dyn Iterator<Item = &str> + '_> {
+pub(crate) fn words(lower: &str) -> Box<dyn Iterator<Item = &str> + '_> {
     if lower.is_ascii() {
         return Box::new(ascii_words(lower));
     }
@@ -128,7 +128,7 @@ fn ascii_words(lower: &str) -> impl Iterator<Item = &str> {
 }
 
 /// `s` lowercased, by the much faster ASCII path when it is ASCII.
-fn lowercase(s: &str) -> String {
+pub(crate) fn lowercase(s: &str) -> String {
     if s.is_ascii() {
         s.to_ascii_lowercase()
     } else {
