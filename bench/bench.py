@@ -16,11 +16,19 @@ Before each build the output folder is removed, the disk synced, and the
 script waits --settle seconds. For N = 1,000 it also measures a rebuild under
 `serve` after one finding's body and after its title changes
 (examples/rebuild.rs).
-Prints a Markdown table (for docs/performance.md) and writes it to
+Then it weighs what readers get on the two shapes of issue 15 (`--n 10000`,
+and `--n 2000 --engines 500 --mixed`): the largest HTML file, the median
+finding page, the whole output per finding, atom.xml, and what headless
+Chromium downloads to show the home page, a search with its results, an
+engine page, a tag page, /status/open/ and the median finding page
+(tests/e2e/weigh.js, every byte counted, uncompressed). `--weights-only`
+skips the timings; `--no-weights` skips the weights. The weights need
+Debian's chromium and `npm ci` in tests/e2e (as .ci/run does).
+Prints Markdown tables (for docs/performance.md) and writes them to
 $BENCH_DIR/results.md. Needs `hugo` (apt-get install -y hugo) and GNU time
 (/usr/bin/time, package `time`); builds findings in release mode first.
 """
-import argparse, os, shutil, statistics, subprocess, sys, time
+import argparse, json, os, shutil, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -54,6 +62,78 @@ def du(path):
     return total / (1024 * 1024)
 
 
+# The budgets of issue 15, in bytes.
+PAGE_BUDGET = 512 * 1024
+HTML_BUDGET = 512 * 1024
+ATOM_BUDGET = 200 * 1024
+PER_FINDING_BUDGET = 80 * 1024
+
+# The shapes a site is weighed at: (name, synth_findings.py arguments, findings).
+SHAPES = [
+    ("10,000 findings, 4 engines", ["--n", "10000"], 10000),
+    ("2,000 findings, 500 engines", ["--n", "2000", "--engines", "500", "--mixed"], 2000),
+]
+
+
+def files_of(root):
+    for d, _, fs in os.walk(root):
+        for f in fs:
+            yield os.path.join(d, f)
+
+
+def weigh(findings, shared, base, outs):
+    """The weights of both shapes: a list of (shape, rows)."""
+    out = []
+    for name, args, n in SHAPES:
+        root = os.path.join(base, "shape-" + "-".join(a.strip("-") for a in args))
+        if not os.path.isdir(root):
+            sh([sys.executable, os.path.join(shared, "synth_findings.py"), *args, "--seed", "42", "--out", root],
+               stdout=subprocess.DEVNULL)
+        site = os.path.join(outs, "weigh-" + os.path.basename(root))
+        remove(site)
+        sh([findings, "build", "--root", root, "--output", site], stdout=subprocess.DEVNULL)
+        total, html_max, html_max_at = 0, 0, ""
+        for p in files_of(site):
+            s = os.path.getsize(p)
+            total += s
+            if p.endswith(".html") and s > html_max:
+                html_max, html_max_at = s, os.path.relpath(p, site)
+        pages = sorted((os.path.getsize(os.path.join(site, "findings", d, "index.html")), d)
+                       for d in os.listdir(os.path.join(site, "findings")))
+        median_size, median = pages[len(pages) // 2]
+        # The engine with the most findings (its data file is the biggest).
+        engines = os.path.join(site, "engines")
+        engine = max((d for d in os.listdir(engines) if os.path.isfile(os.path.join(engines, d, "findings.json"))),
+                     key=lambda d: os.path.getsize(os.path.join(engines, d, "findings.json")))
+        tag = "moe" if os.path.isdir(os.path.join(site, "tags", "moe")) else sorted(os.listdir(os.path.join(site, "tags")))[0]
+        visits = ["", "search/?q=prefill", f"engines/{engine}/", f"tags/{tag}/", "status/open/", f"findings/{median}/"]
+        got = subprocess.run(["node", os.path.join(REPO, "tests", "e2e", "weigh.js"), site, *visits],
+                             check=True, capture_output=True, text=True)
+        downloads = json.loads(got.stdout)
+        rows = [
+            ("largest HTML file", html_max, HTML_BUDGET, html_max_at),
+            ("median finding page", median_size, None, f"findings/{median}/"),
+            ("whole output per finding", total / n, PER_FINDING_BUDGET, f"{total / 1e6:.0f} MB in all"),
+            ("atom.xml", os.path.getsize(os.path.join(site, "atom.xml")), ATOM_BUDGET, ""),
+        ]
+        for v in visits:
+            label = "/" + v if v else "/ (home)"
+            rows.append((f"download: {label}", downloads[v]["bytes"], PAGE_BUDGET, f"{downloads[v]['requests']} requests"))
+        out.append((name, rows))
+        remove(site)
+    return out
+
+
+def weights_table(weights):
+    lines = ["| shape | what | KB | budget KB | note |", "|---|---|--:|--:|---|"]
+    for name, rows in weights:
+        for what, size, budget, note in rows:
+            b = f"{budget / 1024:.0f}" if budget else ""
+            flag = " (over)" if budget and size > budget else ""
+            lines.append(f"| {name} | {what} | {size / 1024:.1f}{flag} | {b} | {note} |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,10000")
@@ -61,6 +141,8 @@ def main():
     ap.add_argument("--shared", default=os.path.join(REPO, "..", "shared", "bench"))
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--settle", type=float, default=5.0)
+    ap.add_argument("--weights-only", action="store_true")
+    ap.add_argument("--no-weights", action="store_true")
     a = ap.parse_args()
     base = os.environ.get("BENCH_DIR", "/tmp/findings-bench")
     os.makedirs(base, exist_ok=True)
@@ -73,11 +155,17 @@ def main():
         remove(path)
         os.sync()
         time.sleep(a.settle)
+    sh(["cargo", "build", "--release", "--quiet", "--bin", "findings", "--example", "rebuild"], cwd=REPO)
+    findings = os.path.join(REPO, "target", "release", "findings")
+    if a.weights_only:
+        table = weights_table(weigh(findings, a.shared, base, outs))
+        print(table)
+        with open(os.path.join(base, "results.md"), "w") as f:
+            f.write(f"{time.strftime('%Y-%m-%d')}, weights\n\n{table}\n")
+        return
     for tool in ("hugo", "/usr/bin/time"):
         if not shutil.which(tool):
             sys.exit(f"{tool} is missing: apt-get install -y hugo time")
-    sh(["cargo", "build", "--release", "--quiet", "--bin", "findings", "--example", "rebuild"], cwd=REPO)
-    findings = os.path.join(REPO, "target", "release", "findings")
     hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
     rows = []
     rebuilds = []
@@ -133,6 +221,8 @@ def main():
         for n, kind, ms in rebuilds:
             lines.append(f"| {kind} changed | {n:,} | {ms:.0f} |")
     table = "\n".join(lines)
+    if not a.no_weights:
+        table += "\n\n" + weights_table(weigh(findings, a.shared, base, outs))
     print(table)
     nproc = os.cpu_count()
     with open(os.path.join(base, "results.md"), "w") as f:

@@ -570,3 +570,89 @@ fn page_snapshots() {
         insta::assert_snapshot!(name, page(&out, rel));
     }
 }
+
+/// The minimal fixture with one finding more in its first group, a page of
+/// one entry, one finding per group on the home page and one feed entry.
+fn paged() -> Site {
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "site.yaml",
+        "engines:\n",
+        "page_size: 1\nhome_entries: 1\nfeed_entries: 1\nengines:\n",
+    );
+    let extra = site
+        .read("findings/cache-size.md")
+        .replace("id: 7\n", "id: 20\n")
+        .replace("aliases: [/old/cache/]\n", "");
+    site.write("findings/cache-size-again.md", &extra);
+    // A second run, for a second page of runs.
+    for file in ["run.yaml", "starts.csv"] {
+        let text = site.read(&format!("data/runs/cache-sweep/{file}"));
+        site.write(&format!("data/runs/cache-sweep-2/{file}"), &text);
+    }
+    site
+}
+
+#[test]
+fn lists_are_cut_into_pages_with_numbered_links() {
+    let site = paged();
+    let out = build(&site);
+    // Page 1 keeps the list's address; page 2 has its own, and each links
+    // the other with rel prev/next, in the head and in the navigation.
+    let first = page(&out, "tags/kv-cache/index.html");
+    let second = page(&out, "tags/kv-cache/page/2/index.html");
+    assert!(first.contains(">F7<") && !first.contains(">F9<"), "{first}");
+    assert!(second.contains(">F9<") && !second.contains(">F7<"));
+    assert!(first.contains("<link rel=\"next\" href=\"../../tags/kv-cache/page/2/\">"));
+    assert!(!first.contains("rel=\"prev\""));
+    assert!(second.contains("<link rel=\"prev\" href=\"../../../../tags/kv-cache/\">"));
+    assert!(second.contains("<title>Tag: kv-cache (page 2 of 3) · Fixture findings</title>"));
+    assert!(second.contains(
+        "<link rel=\"canonical\" href=\"https://example.org/sub/tags/kv-cache/page/2/\">"
+    ));
+    let nav = section(&second, "<nav class=\"pagination\"", "</nav>");
+    assert!(
+        nav.contains("<p class=\"pagination-range\">2–2 of 3</p>"),
+        "{nav}"
+    );
+    assert!(nav.contains("<a href=\"../../../../tags/kv-cache/page/2/\" aria-current=\"page\"><span class=\"visually-hidden\">Page </span>2</a>"), "{nav}");
+    assert!(nav.contains("rel=\"prev\"") && nav.contains("rel=\"next\""));
+    assert!(out.join("tags/kv-cache/page/3/index.html").is_file());
+    assert!(!out.join("tags/kv-cache/page/4/").exists());
+    // Every list paginates: groups, statuses, versions, runs, engines.
+    for p in [
+        "groups/speed/page/2/index.html",
+        "engines/vllm/0.28/page/2/index.html",
+        "engines/vllm/page/2/index.html",
+        "engines/page/2/index.html",
+        "runs/page/2/index.html",
+    ] {
+        assert!(out.join(p).is_file(), "{p} is missing");
+    }
+    // The sitemap lists the later pages.
+    let sitemap = page(&out, "sitemap.xml");
+    assert!(sitemap.contains("<loc>https://example.org/sub/tags/kv-cache/page/2/</loc>"));
+    assert!(sitemap.contains("<loc>https://example.org/sub/engines/vllm/0.28/page/2/</loc>"));
+    // The home page shows each group's first finding and links to the rest.
+    let home = page(&out, "index.html");
+    let speed = section(&home, "<section class=\"group\" id=\"speed\"", "</section>");
+    assert_eq!(speed.matches("<article class=\"card").count(), 1);
+    assert!(
+        speed.contains("<a href=\"./groups/speed/\">All 2 findings in Speed</a>"),
+        "{speed}"
+    );
+    // The feed holds feed_entries entries.
+    assert_eq!(page(&out, "atom.xml").matches("<entry>").count(), 1);
+    // Links to later pages are checked like any site path.
+    site.edit(
+        "findings/wrong-answers.md",
+        "## What to do",
+        "See [the rest](/tags/kv-cache/page/2/) and [nothing](/tags/kv-cache/page/9/).\n\n## What to do",
+    );
+    let run = site.run(&["check"]);
+    let err = &run.stderr;
+    assert!(
+        err.contains("/tags/kv-cache/page/9/") && !err.contains("page/2/"),
+        "{err}"
+    );
+}

@@ -34,6 +34,7 @@ use crate::render::words::{lowercase, words};
 use crate::sink::{Output, WriteError};
 use crate::urls;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 /// The version of the index format; the script checks it.
@@ -98,13 +99,17 @@ pub(crate) fn write<O: Output>(
     Ok(1 + shards.len())
 }
 
+/// A hash map with foldhash: the standard SipHash was a third of the
+/// index's time (a lookup for every word of every finding).
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
 /// Every word of the listed findings with where it occurs.
 fn postings(model: &Model, texts: &[FindingText<'_>]) -> Postings {
-    let mut map: HashMap<String, Vec<(u32, u8)>> = HashMap::new();
+    let mut map: Map<String, Vec<(u32, u8)>> = Map::default();
     for i in model.listed() {
         let f = &model.findings[i];
         let t = &texts[i];
-        let mut mine: HashMap<String, u8> = HashMap::new();
+        let mut mine: Map<Cow<'_, str>, u8> = Map::default();
         let fields = [
             t.title_text,
             f.advice.as_str(),
@@ -114,13 +119,26 @@ fn postings(model: &Model, texts: &[FindingText<'_>]) -> Postings {
         ];
         for (bit, text) in fields.into_iter().enumerate() {
             for w in words(text) {
+                // Most words are a lowercase word and nothing else: taken
+                // as they are, without a copy.
+                if w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.')
+                {
+                    *mine.entry(Cow::Borrowed(w)).or_default() |= 1 << bit;
+                    continue;
+                }
                 for part in parts(w) {
-                    *mine.entry(part).or_default() |= 1 << bit;
+                    *mine.entry(Cow::Owned(part)).or_default() |= 1 << bit;
                 }
             }
         }
         for (w, bits) in mine {
-            map.entry(w).or_default().push((f.id, bits));
+            match map.get_mut(&*w) {
+                Some(v) => v.push((f.id, bits)),
+                None => {
+                    map.insert(w.into_owned(), vec![(f.id, bits)]);
+                }
+            }
         }
     }
     // Findings are listed by id, so each word's list is in id order.

@@ -25,6 +25,11 @@ const crawl = require("./lib/crawl");
 const journeys = require("./lib/journeys");
 const validate = require("./lib/validate");
 const screenshots = require("./lib/screenshots");
+const bigsite = require("./lib/bigsite");
+const big = require("./lib/big");
+
+// Findings in the generated site for the journeys on long lists.
+const BIG_FINDINGS = Number(process.env.E2E_BIG_FINDINGS || 3000);
 
 const T0 = Date.now();
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT || 900);
@@ -46,10 +51,14 @@ async function main() {
   };
   console.log(`e2e: serving on ${srv.origin} (127.0.0.1 only), output in ${tmp}`);
 
-  // The two sites: the bundled one, and the fixture (it has an alias).
+  // The sites: the bundled one, the fixture (it has an alias), and a
+  // generated one of a few thousand findings (lists longer than a page).
+  const bigRoot = path.join(tmp, "big-root");
+  const bigInfo = bigsite.generate(bigRoot, BIG_FINDINGS);
   const sites = [
     { name: "bundled", root: site.REPO, prefix: "/site/" },
     { name: "fixture", root: path.join(site.REPO, "tests", "fixtures", "minimal"), prefix: "/fixture/" },
+    { name: "big", root: bigRoot, prefix: "/big/", ...bigInfo },
   ];
   for (const s of sites) {
     s.out = path.join(tmp, s.name);
@@ -70,15 +79,17 @@ async function main() {
   if (!built) return;
 
   browser = await browserLib.launch();
-  const env = { srv, browser, sites, bundled: sites[0], fixture: sites[1], tmp, shots: SHOTS };
+  const env = { srv, browser, sites: sites.slice(0, 2), bundled: sites[0], fixture: sites[1], big: sites[2], tmp, shots: SHOTS };
 
-  // Every page of both sites, then every internal link and fragment they hold.
+  // Every page of the two small sites, then every internal link and
+  // fragment they hold (the big site is for the journeys on long lists).
   const found = {};
-  for (const s of sites) found[s.name] = await crawl.everyPage(env, s);
+  for (const s of env.sites) found[s.name] = await crawl.everyPage(env, s);
   await crawl.links(env, found);
   await crawl.darkPhone(env, found.bundled);
 
   await journeys.all(env, found.bundled);
+  await big.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);
 }

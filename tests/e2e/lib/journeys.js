@@ -290,6 +290,8 @@ async function all(env, found) {
     await page.waitForLoadState("load");
     const where = page.url();
     if (where.split("?")[0] !== sw.finding.url) {
+      // The search page fetches what the query needs, then lists the results.
+      await page.locator("#search-results a").first().waitFor({ state: "visible", timeout: 5000 });
       const links = await page.locator("main a").evaluateAll((as) => as.map((a) => a.href));
       H.assert(links.includes(sw.finding.url), `"${sw.word}" did not find ${sw.finding.url} (at ${where})`);
       if (sw.other) H.assert(!links.includes(sw.other.url), `"${sw.word}" also found ${sw.other.url}, which does not contain it`);
