@@ -33,6 +33,7 @@ use crate::render::cards::FindingText;
 use crate::render::words::{lowercase, words};
 use crate::sink::{Output, WriteError};
 use crate::urls;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -105,44 +106,60 @@ type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Every word of the listed findings with where it occurs.
 fn postings(model: &Model, texts: &[FindingText<'_>]) -> Postings {
+    // Each finding's words, in parallel; then merged in id order.
+    let listed: Vec<usize> = model.listed().collect();
+    let per_finding: Vec<(u32, Vec<(Cow<'_, str>, u8)>)> = listed
+        .par_iter()
+        .map_init(Map::default, |mine, &i| {
+            let f = &model.findings[i];
+            (f.id, words_of(f.advice.as_str(), &texts[i], mine))
+        })
+        .collect();
     let mut map: Map<String, Vec<(u32, u8)>> = Map::default();
-    for i in model.listed() {
-        let f = &model.findings[i];
-        let t = &texts[i];
-        let mut mine: Map<Cow<'_, str>, u8> = Map::default();
-        let fields = [
-            t.title_text,
-            f.advice.as_str(),
-            t.search_terms,
-            t.summary_text,
-            t.search_words,
-        ];
-        for (bit, text) in fields.into_iter().enumerate() {
-            for w in words(text) {
-                // Most words are a lowercase word and nothing else: taken
-                // as they are, without a copy.
-                if w.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.')
-                {
-                    *mine.entry(Cow::Borrowed(w)).or_default() |= 1 << bit;
-                    continue;
-                }
-                for part in parts(w) {
-                    *mine.entry(Cow::Owned(part)).or_default() |= 1 << bit;
-                }
-            }
-        }
-        for (w, bits) in mine {
+    for (id, words) in per_finding {
+        for (w, bits) in words {
             match map.get_mut(&*w) {
-                Some(v) => v.push((f.id, bits)),
+                Some(v) => v.push((id, bits)),
                 None => {
-                    map.insert(w.into_owned(), vec![(f.id, bits)]);
+                    map.insert(w.into_owned(), vec![(id, bits)]);
                 }
             }
         }
     }
     // Findings are listed by id, so each word's list is in id order.
     map.into_iter().collect()
+}
+
+/// The words of one finding, each with the fields it is in; `mine` is a
+/// map to reuse, left empty.
+fn words_of<'t>(
+    advice: &'t str,
+    t: &FindingText<'t>,
+    mine: &mut Map<Cow<'t, str>, u8>,
+) -> Vec<(Cow<'t, str>, u8)> {
+    let fields = [
+        t.title_text,
+        advice,
+        t.search_terms,
+        t.summary_text,
+        t.search_words,
+    ];
+    for (bit, text) in fields.into_iter().enumerate() {
+        for w in words(text) {
+            // Most words are a lowercase word and nothing else: taken as
+            // they are, without a copy.
+            if w.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.')
+            {
+                *mine.entry(Cow::Borrowed(w)).or_default() |= 1 << bit;
+                continue;
+            }
+            for part in parts(w) {
+                *mine.entry(Cow::Owned(part)).or_default() |= 1 << bit;
+            }
+        }
+    }
+    mine.drain().collect()
 }
 
 /// The words a query finds `word` (as written in the text) by, lowercased:
@@ -203,13 +220,13 @@ fn shard(postings: &Postings) -> Vec<Shard> {
         .map(|(k, ws)| (KEY_CHARS, k, ws))
         .collect();
     while let Some((n, key, ws)) = todo.pop() {
-        let bytes = shard_bytes(postings, &ws);
         // A key as long as its words cannot be split further.
-        if bytes.len() <= SHARD_BYTES || ws.iter().all(|w| w.chars().count() <= n) {
+        let size: usize = 2 + ws.iter().map(|w| entry_size(w, &postings[*w])).sum::<usize>();
+        if size <= SHARD_BYTES || ws.iter().all(|w| w.chars().count() <= n) {
             out.push(Shard {
                 key: key.to_string(),
                 split: false,
-                bytes,
+                bytes: shard_bytes(postings, &ws),
             });
             continue;
         }
@@ -231,6 +248,32 @@ fn shard(postings: &Postings) -> Vec<Shard> {
     }
     out.sort_by(|a, b| a.key.cmp(&b.key));
     out
+}
+
+/// The bytes `"word":[…],` takes in a shard, without writing it: what
+/// decides whether a shard is split (serializing every candidate shard to
+/// measure it was most of the index's time).
+fn entry_size(word: &str, postings: &[(u32, u8)]) -> usize {
+    let digits = |mut n: u64| {
+        let mut d = 1;
+        while n >= 10 {
+            n /= 10;
+            d += 1;
+        }
+        d
+    };
+    let mut prev = 0;
+    let numbers: usize = postings
+        .iter()
+        .map(|&(id, bits)| {
+            let n = u64::from(id - prev) * 32 + u64::from(bits);
+            prev = id;
+            digits(n) + 1
+        })
+        .sum();
+    // The word as a JSON string (words rarely need an escape, but count
+    // it as written), a colon, brackets and a comma after the entry.
+    serde_json::to_string(word).map_or(word.len() + 2, |s| s.len()) + numbers + 3
 }
 
 /// A shard's file: each of `ws` with its findings, delta-coded.
@@ -305,6 +348,17 @@ mod tests {
         assert_eq!(parts("0.32.0"), ["0.32.0"]);
         assert_eq!(parts("vLLM"), ["vllm", "v", "llm"]);
         assert_eq!(parts("kv"), ["kv"]);
+    }
+
+    #[test]
+    fn sizes_are_measured_as_the_shard_writes_them() {
+        let many: Vec<(u32, u8)> = (1..=300).map(|i| (i * 7, 3)).collect();
+        let p = postings_of(&[("kv", &many), ("kv-cache", &[(9, 1), (12, 16)])]);
+        let ws: Vec<&str> = p.keys().map(String::as_str).collect();
+        // Braces, and a comma after each entry but the last, which stands
+        // for the file's final newline.
+        let estimated: usize = 2 + ws.iter().map(|w| entry_size(w, &p[*w])).sum::<usize>();
+        assert_eq!(estimated, shard_bytes(&p, &ws).len());
     }
 
     #[test]
