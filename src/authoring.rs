@@ -167,6 +167,9 @@ pub fn show(model: &Model, id: u32) -> Option<String> {
         if !e.clean.is_empty() {
             parts.push(format!("clean {}", join(&e.clean)));
         }
+        if !e.seen.is_empty() {
+            parts.push(format!("seen {} (not in the engine)", join(&e.seen)));
+        }
         for (label, v) in [
             ("introduced in", &e.introduced_in),
             ("fixed in", &e.fixed_in),
@@ -264,6 +267,16 @@ pub enum NewError {
     },
 }
 
+/// The version a new finding names.
+#[derive(Debug, Clone, Copy)]
+pub struct NewVersion<'a> {
+    /// As written.
+    pub version: &'a str,
+    /// Listed as seen (the problem showed while it ran, but not in the
+    /// engine) rather than affected.
+    pub seen: bool,
+}
+
 /// Writes a new finding with the next free id; returns its path.
 pub fn new_finding(
     root: &Path,
@@ -271,7 +284,7 @@ pub fn new_finding(
     title: &str,
     group: &str,
     engine: &str,
-    version: Option<&str>,
+    version: Option<NewVersion<'_>>,
     today: Date,
 ) -> Result<PathBuf, NewError> {
     let slug = slug_of(title);
@@ -281,10 +294,16 @@ pub fn new_finding(
         )));
     }
     let rel = PathBuf::from("findings").join(format!("{slug}.md"));
-    let affected = version.map_or_else(|| "[]".to_string(), |v| format!("[\"{v}\"]"));
+    let versions = version.map_or_else(|| "[]".to_string(), |v| format!("[\"{}\"]", v.version));
+    // Seen: the problem showed while the version ran, but not in the engine.
+    let list = if version.is_some_and(|v| v.seen) {
+        "seen"
+    } else {
+        "affected"
+    };
     let title_yaml = serde_json::to_string(title).unwrap_or_default();
     let text = format!(
-        "---\nid: {next_id}\ntitle: {title_yaml}\ngroup: {group}\nadvice: \"Say what to do in a few words\"\nstatus: open\npublished: {today}\nengines:\n  - engine: {engine}\n    affected: {affected}\n---\nWhat happened, on which versions, and how it showed.\n\n## What we saw\n\nThe figures, and a link to the run behind them once it exists (`findings new-run`).\n\n## What to do\n\nThe actionable advice.\n"
+        "---\nid: {next_id}\ntitle: {title_yaml}\ngroup: {group}\nadvice: \"Say what to do in a few words\"\nstatus: open\npublished: {today}\nengines:\n  - engine: {engine}\n    {list}: {versions}\n---\nWhat happened, on which versions, and how it showed.\n\n## What we saw\n\nThe figures, and a link to the run behind them once it exists (`findings new-run`).\n\n## What to do\n\nThe actionable advice.\n"
     );
     create(root, &rel, &text)?;
     Ok(rel)

@@ -155,6 +155,11 @@ the last good site is still served. Stop with Ctrl-C.")]
         /// A version found affected.
         #[arg(long)]
         version: Option<String>,
+        /// Record --version as seen, not affected: the problem showed while
+        /// it ran, but it does not lie in the engine (a grader, a client, a
+        /// chat template, a way of measuring).
+        #[arg(long, requires = "version")]
+        seen: bool,
         /// The site folder.
         #[arg(long, default_value = ".")]
         root: PathBuf,
@@ -681,6 +686,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             group,
             engine,
             version,
+            seen,
             root,
         } => {
             // Drafts included: ids are never reused, drafts and withdrawn ones included.
@@ -695,7 +701,9 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 &title,
                 &group,
                 &engine,
-                version.as_deref(),
+                version
+                    .as_deref()
+                    .map(|version| findings::authoring::NewVersion { version, seen }),
                 findings::authoring::today(),
             );
             created(ui, &root, made)?

@@ -313,6 +313,7 @@ fn engine_index(
             e.affected
                 .iter()
                 .chain(&e.clean)
+                .chain(&e.seen)
                 .chain(&e.introduced_in)
                 .chain(&e.fixed_in)
                 .chain(&e.mitigated_in)

@@ -276,6 +276,10 @@ pub struct EngineEntry {
     pub affected: Vec<Version>,
     /// Tested, and it did not show.
     pub clean: Vec<Version>,
+    /// The problem showed while this version ran, but it does not lie in
+    /// the engine (a grader, a client, a chat template, a way of
+    /// measuring): tested, neutral, and nothing is inferred from it.
+    pub seen: Vec<Version>,
     /// First version with the problem.
     pub introduced_in: Option<Version>,
     /// First release with the fix.
@@ -561,4 +565,8 @@ pub struct BodyFacts {
     pub heading_ids: Vec<String>,
     /// Whether a level-2 heading "What to do" exists.
     pub has_what_to_do: bool,
+    /// The line (within the body) of a fenced code block that is opened and
+    /// never closed: it runs to the end of the body and swallows whatever
+    /// follows, headings included.
+    pub unclosed_fence: Option<usize>,
 }

@@ -1,11 +1,15 @@
 //! The per-version state rule: what a finding says about one engine version.
 //!
 //! Precedence, first match wins: **affected** (listed), **clean** (listed),
-//! **fixed** (at or above `fixed_in`), **mitigated** (at or above
-//! `mitigated_in`), **in range** (untested, but at or above `introduced_in`
-//! or the lowest affected version, and below `fixed_in`; with no fix, any
-//! version from there up), otherwise **unknown**. Affected and clean are
-//! tested states; the rest are inferred, and pages show the difference.
+//! **seen** (listed), **fixed** (at or above `fixed_in`), **mitigated** (at
+//! or above `mitigated_in`), **in range** (untested, but at or above
+//! `introduced_in` or the lowest affected version, and below `fixed_in`;
+//! with no fix, any version from there up), otherwise **unknown**.
+//! Affected, clean and seen are tested states; the rest are inferred, and
+//! pages show the difference. A seen version says the problem showed while
+//! it ran but does not lie in the engine: it reads as neutral, never as a
+//! fault, and implies nothing about other versions (an entry with only seen
+//! versions has no range).
 
 use crate::record::EngineEntry;
 use crate::version::Version;
@@ -19,6 +23,8 @@ pub enum State {
     Affected,
     /// Tested, and it did not show.
     Clean,
+    /// Tested, the problem showed, but it does not lie in the engine.
+    Seen,
     /// At or above the release with the fix.
     Fixed,
     /// At or above the release whose defaults avoid it.
@@ -31,9 +37,10 @@ pub enum State {
 
 impl State {
     /// Every state, in the order of the legend.
-    pub const ALL: [State; 6] = [
+    pub const ALL: [State; 7] = [
         State::Affected,
         State::InRange,
+        State::Seen,
         State::Mitigated,
         State::Fixed,
         State::Clean,
@@ -45,6 +52,7 @@ impl State {
         match self {
             State::Affected => "affected",
             State::Clean => "clean",
+            State::Seen => "seen",
             State::Fixed => "fixed",
             State::Mitigated => "mitigated",
             State::InRange => "in-range",
@@ -57,6 +65,7 @@ impl State {
         match self {
             State::Affected => "affected",
             State::Clean => "clean",
+            State::Seen => "seen",
             State::Fixed => "fixed",
             State::Mitigated => "mitigated",
             State::InRange => "in range",
@@ -66,7 +75,7 @@ impl State {
 
     /// True for states that come from a test rather than an inference.
     pub fn is_tested(self) -> bool {
-        matches!(self, State::Affected | State::Clean)
+        matches!(self, State::Affected | State::Clean | State::Seen)
     }
 }
 
@@ -77,6 +86,9 @@ pub fn state_of(entry: &EngineEntry, version: &Version) -> State {
     }
     if entry.clean.contains(version) {
         return State::Clean;
+    }
+    if entry.seen.contains(version) {
+        return State::Seen;
     }
     if entry.fixed_in.as_ref().is_some_and(|f| version >= f) {
         return State::Fixed;
@@ -116,6 +128,7 @@ mod tests {
             engine: "vllm".into(),
             affected: affected.iter().map(|s| v(s)).collect(),
             clean: clean.iter().map(|s| v(s)).collect(),
+            seen: Vec::new(),
             introduced_in: introduced.map(v),
             fixed_in: fixed.map(v),
             mitigated_in: mitigated.map(v),
@@ -160,6 +173,24 @@ mod tests {
         for (e, ver, want) in cases {
             assert_eq!(state_of(e, &v(ver)), *want, "version {ver}");
         }
+    }
+
+    #[test]
+    fn seen_versions_are_tested_neutral_and_imply_no_range() {
+        // A grader failed a correct answer while 0.27.1 ran.
+        let mut grader = entry(&[], &[], None, None, None);
+        grader.seen = vec![v("0.27.1")];
+        assert_eq!(state_of(&grader, &v("0.27.1")), State::Seen);
+        assert_eq!(state_of(&grader, &v("0.28")), State::Unknown, "no range");
+        assert_eq!(state_of(&grader, &v("0.27")), State::Unknown);
+        assert!(State::Seen.is_tested());
+        // Beside a fault: seen is listed, so it wins over the range and the fix.
+        let mut mixed = entry(&["0.28"], &[], None, Some("0.32.0"), None);
+        mixed.seen = vec![v("0.30"), v("0.32.1")];
+        assert_eq!(state_of(&mixed, &v("0.29")), State::InRange);
+        assert_eq!(state_of(&mixed, &v("0.30")), State::Seen);
+        assert_eq!(state_of(&mixed, &v("0.32.1")), State::Seen);
+        assert_eq!(state_of(&mixed, &v("0.32.0")), State::Fixed);
     }
 
     #[test]

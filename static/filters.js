@@ -305,7 +305,7 @@
       if (run !== runs) return;
       versionChips(list.engineData || null);
       mark();
-      var counts = { affected: 0, "in-range": 0, mitigated: 0, fixed: 0, clean: 0, unknown: 0 };
+      var counts = { affected: 0, "in-range": 0, seen: 0, mitigated: 0, fixed: 0, clean: 0, unknown: 0 };
       var states = {};
       var matches = list.filter(function (f) {
         if (state.group && f.group !== state.group) return false;
@@ -346,7 +346,9 @@
       text = n + " of " + total + " findings concern " + engineName(state.engine) + " " + state.version +
         ": " + counts.affected + " affected (tested), " + counts["in-range"] + " in range (untested).";
       var rest = [];
-      ["mitigated", "fixed", "clean"].forEach(function (s) { if (counts[s]) rest.push(counts[s] + " " + s); });
+      ["seen", "mitigated", "fixed", "clean"].forEach(function (s) {
+        if (counts[s]) rest.push(counts[s] + " " + (s === "seen" ? "seen but not in the engine" : s));
+      });
       text += rest.length ? " Not shown: " + rest.join(", ") + ". " : " ";
     } else {
       text = "Showing " + n + " of " + total + " findings. ";

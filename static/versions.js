@@ -208,14 +208,16 @@
   }
 
   // An engine entry as pages embed it and findings.json exports it:
-  // { affected: [..], clean: [..], introduced_in, fixed_in, mitigated_in },
-  // version strings, any of them missing. Parses it once for stateOf.
+  // { affected: [..], clean: [..], seen: [..], introduced_in, fixed_in,
+  // mitigated_in }, version strings, any of them missing. Parses it once
+  // for stateOf.
   function entry(e) {
     function list(xs) { return (xs || []).map(must); }
     function one(x) { return x === null || x === undefined ? null : must(x); }
     return {
       affected: list(e.affected),
       clean: list(e.clean),
+      seen: list(e.seen),
       introduced_in: one(e.introduced_in),
       fixed_in: one(e.fixed_in),
       mitigated_in: one(e.mitigated_in)
@@ -227,6 +229,7 @@
   function stateOf(e, v) {
     if (contains(e.affected, v)) return "affected";
     if (contains(e.clean, v)) return "clean";
+    if (contains(e.seen, v)) return "seen";
     if (e.fixed_in !== null && compare(v, e.fixed_in) >= 0) return "fixed";
     if (e.mitigated_in !== null && compare(v, e.mitigated_in) >= 0) return "mitigated";
     var low = e.introduced_in;
@@ -244,10 +247,10 @@
 
   // The words readers see for each state, and the order of the legend.
   var LABELS = {
-    affected: "affected", "in-range": "in range", mitigated: "mitigated",
+    affected: "affected", "in-range": "in range", seen: "seen", mitigated: "mitigated",
     fixed: "fixed", clean: "clean", unknown: "unknown"
   };
-  var ORDER = ["affected", "in-range", "mitigated", "fixed", "clean", "unknown"];
+  var ORDER = ["affected", "in-range", "seen", "mitigated", "fixed", "clean", "unknown"];
 
   return {
     parse: parse,
@@ -256,7 +259,7 @@
     isPrerelease: isPrerelease,
     entry: entry,
     stateOf: stateOf,
-    isTested: function (s) { return s === "affected" || s === "clean"; },
+    isTested: function (s) { return s === "affected" || s === "clean" || s === "seen"; },
     LABELS: LABELS,
     ORDER: ORDER
   };

@@ -53,6 +53,7 @@
   var TITLES = {
     affected: "Affected",
     "in-range": "In range, untested",
+    seen: "Seen, not in the engine",
     mitigated: "Mitigated",
     fixed: "Fixed before this version",
     clean: "Clean",
@@ -61,6 +62,7 @@
   var BLURBS = {
     affected: "Tested on this version, and the problem showed.",
     "in-range": "Not tested on this version, but it lies inside the range the problem is known to span. Watch for it.",
+    seen: "The problem showed while this version ran, but it lies elsewhere: a grader, a client, a chat template or a way of measuring.",
     mitigated: "The defaults of this version avoid the problem; it may remain behind a flag.",
     fixed: "Fixed in this version or an earlier release.",
     clean: "Tested on this version, and the problem did not show.",
@@ -151,7 +153,7 @@
     });
     result.appendChild(counts);
     status.textContent = by.affected.length + " affected, " + by["in-range"].length + " in range, " +
-      by.mitigated.length + " mitigated, " + by.fixed.length + " fixed, " + by.clean.length + " clean on " +
+      by.seen.length + " seen but not in the engine, " + by.mitigated.length + " mitigated, " + by.fixed.length + " fixed, " + by.clean.length + " clean on " +
       name + " " + text + ".";
 
     V.ORDER.forEach(function (s) {

@@ -398,16 +398,10 @@ fn links(html: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn every_internal_link_and_fragment_resolves() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("public");
-    let out = run_in(
-        &common::bundled(),
-        &["build", "--output", out_dir.to_str().unwrap()],
-    );
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let files = tree(&out_dir);
+/// The internal links and fragments of the site in `out_dir` that lead
+/// nowhere, and how many links were checked.
+fn broken_links(out_dir: &std::path::Path) -> (Vec<String>, usize) {
+    let files = tree(out_dir);
     let html: std::collections::HashMap<String, String> = files
         .iter()
         .filter(|(p, _)| p.ends_with(".html"))
@@ -469,6 +463,19 @@ fn every_internal_link_and_fragment_resolves() {
             }
         }
     }
+    (broken, checked)
+}
+
+#[test]
+fn every_internal_link_and_fragment_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("public");
+    let out = run_in(
+        &common::bundled(),
+        &["build", "--output", out_dir.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (broken, checked) = broken_links(&out_dir);
     assert!(checked > 1000, "only {checked} links checked");
     assert!(
         broken.is_empty(),
@@ -476,6 +483,35 @@ fn every_internal_link_and_fragment_resolves() {
         broken.len(),
         broken.join("\n")
     );
+}
+
+#[test]
+fn a_withdrawn_findings_page_links_only_to_pages_that_exist() {
+    // F3 is withdrawn, and alone uses a tag, a model and an engine: the
+    // tag and model have no page, the engine and its versions do.
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "site.yaml",
+        "  - id: sglang\n",
+        "  - id: lonely\n    name: Lonely\n    color: \"#009e73\"\n  - id: sglang\n",
+    );
+    site.edit(
+        "findings/old-claim.md",
+        "engines:\n",
+        "tags: [only-withdrawn]\nmodels: [Lonely-1B]\nengines:\n  - engine: lonely\n    affected: [\"3.1\"]\n",
+    );
+    let out = build(&site);
+    let page = page(&out, "findings/old-claim/index.html");
+    assert!(
+        page.contains("<span class=\"tag\">only-withdrawn</span>"),
+        "{page}"
+    );
+    assert!(!page.contains("tags/only-withdrawn/") && !page.contains("models/lonely-1b/"));
+    assert!(page.contains("href=\"../../engines/lonely/3.1/\">3.1</a>"));
+    assert!(out.join("engines/lonely/3.1/index.html").is_file());
+    let (broken, checked) = broken_links(&out);
+    assert!(checked > 100, "only {checked} links checked");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
 #[test]

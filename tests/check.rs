@@ -131,7 +131,7 @@ const CASES: &[Case] = &[
     (
         "YAML syntax error",
         &[(F7, "title: The cache size `changed` between starts", "title: [unclosed")],
-        "findings/cache-size.md:4:6: error: YAML syntax: did not find expected ',' or ']'\n  hint: close the [list] on the same line, and quote items that contain `,`, `[` or `]`",
+        "findings/cache-size.md:3:8: error: YAML syntax: the [list] opened here is never closed; the parser stopped at line 4, column 6 (did not find expected ',' or ']')\n  hint: close the [list] on the same line, and quote items that contain `,`, `[` or `]`",
     ),
     (
         "tab indentation",

@@ -97,6 +97,7 @@ fn cases() -> Vec<(usize, Case)> {
                     engine: "x".into(),
                     affected: vec![],
                     clean: vec![],
+                    seen: vec![],
                     introduced_in: None,
                     fixed_in: None,
                     mitigated_in: None,
@@ -109,6 +110,7 @@ fn cases() -> Vec<(usize, Case)> {
                     match key {
                         "affected" => e.affected = vals,
                         "clean" => e.clean = vals,
+                        "seen" => e.seen = vals,
                         "introduced_in" => e.introduced_in = vals.into_iter().next(),
                         "fixed_in" => e.fixed_in = vals.into_iter().next(),
                         "mitigated_in" => e.mitigated_in = vals.into_iter().next(),
@@ -337,12 +339,15 @@ fn rust_and_browser_agree_on_a_corpus_of_spellings() {
         let affected: Vec<Version> = (0..n).map(|_| one(&mut rng)).collect();
         let n = rng.next() % 2;
         let clean: Vec<Version> = (0..n).map(|_| one(&mut rng)).collect();
+        let n = rng.next() % 2;
+        let seen: Vec<Version> = (0..n).map(|_| one(&mut rng)).collect();
         let opt = |rng: &mut Rng| rng.chance(40).then(|| one(rng));
         let (introduced_in, fixed_in, mitigated_in) = (opt(&mut rng), opt(&mut rng), opt(&mut rng));
         let s = |v: &Version| v.as_str().to_string();
         entry_json.push(serde_json::json!({
             "affected": affected.iter().map(s).collect::<Vec<_>>(),
             "clean": clean.iter().map(s).collect::<Vec<_>>(),
+            "seen": seen.iter().map(s).collect::<Vec<_>>(),
             "introduced_in": introduced_in.as_ref().map(s),
             "fixed_in": fixed_in.as_ref().map(s),
             "mitigated_in": mitigated_in.as_ref().map(s),
@@ -351,6 +356,7 @@ fn rust_and_browser_agree_on_a_corpus_of_spellings() {
             engine: "x".into(),
             affected,
             clean,
+            seen,
             introduced_in,
             fixed_in,
             mitigated_in,
@@ -961,6 +967,7 @@ fn json_export_round_trips_into_the_record_model() {
                     e.affected
                 );
                 assert_eq!(xe.clean.iter().map(parse).collect::<Vec<_>>(), e.clean);
+                assert_eq!(xe.seen.iter().map(parse).collect::<Vec<_>>(), e.seen);
                 assert_eq!(xe.fixed_in.as_ref().map(parse), e.fixed_in);
                 assert_eq!(xe.mitigated_in.as_ref().map(parse), e.mitigated_in);
                 assert_eq!(xe.introduced_in.as_ref().map(parse), e.introduced_in);

@@ -152,6 +152,7 @@ pub(super) fn parse_finding(
             engine: engine.unwrap_or_default(),
             affected: doc.version_list(eo, "affected"),
             clean: doc.version_list(eo, "clean"),
+            seen: doc.version_list(eo, "seen"),
             introduced_in: doc.opt_version(eo, "introduced_in"),
             fixed_in: doc.opt_version(eo, "fixed_in"),
             mitigated_in: doc.opt_version(eo, "mitigated_in"),

@@ -119,6 +119,7 @@ const ENTRY_FIELDS: &[&str] = &[
     "engine",
     "affected",
     "clean",
+    "seen",
     "introduced_in",
     "fixed_in",
     "mitigated_in",

@@ -65,12 +65,24 @@ pub(super) fn parse_yaml(
             let (spans, raw) = scan(text, first_line);
             Some((v, spans, raw))
         }
-        Err((msg, span, hint)) => {
-            let span = if span.line == 0 {
-                Span::new(first_line, 1)
-            } else {
-                Span::new(first_line + span.line - 1, span.column)
+        Err((mut msg, span, hint)) => {
+            let in_file = |span: Span| {
+                if span.line == 0 {
+                    Span::new(first_line, 1)
+                } else {
+                    Span::new(first_line + span.line - 1, span.column)
+                }
             };
+            // An unclosed [list] or {mapping} is reported where it opened;
+            // say where the parser gave up too (the next line, usually).
+            if let Some((stop, why)) = stopped(text) {
+                let stop = in_file(stop);
+                msg = format!(
+                    "{msg}; the parser stopped at line {}, column {} ({why})",
+                    stop.line, stop.column
+                );
+            }
+            let span = in_file(span);
             diags.push(
                 Diagnostic::error(file, span, msg)
                     .hint(hint.unwrap_or("check the indentation and quoting around this line")),
@@ -88,6 +100,41 @@ pub(super) fn parse_yaml(
 /// (`&a`, `*a`) cannot expand a small file into gigabytes ("billion
 /// laughs"), and deep nesting stops with a message rather than a stack
 /// overflow.
+/// For a list or mapping in brackets left open, where the parser stopped
+/// and what it said there: `parse` reports such an error where the bracket
+/// opened, which is where to fix it.
+fn stopped(text: &str) -> Option<(Span, String)> {
+    let e = {
+        use serde::de::DeserializeSeed;
+        let budget = Budget::default();
+        ValueSeed(&budget)
+            .deserialize(serde_yaml::Deserializer::from_str(text))
+            .err()?
+    };
+    flow_context(&e.to_string())?;
+    let at = e.location()?;
+    let mut msg = e.to_string();
+    msg.truncate(msg.find(" at line ").unwrap_or(msg.len()));
+    Some((Span::new(at.line(), at.column()), msg))
+}
+
+/// Where libyaml says a flow collection opened, from its message ("…,
+/// while parsing a flow sequence at line 2 column 9"), and which kind.
+fn flow_context(msg: &str) -> Option<(&'static str, Span)> {
+    for (prefix, what) in [
+        (", while parsing a flow sequence at line ", "[list]"),
+        (", while parsing a flow mapping at line ", "{mapping}"),
+    ] {
+        if let Some(i) = msg.find(prefix) {
+            let rest = &msg[i + prefix.len()..];
+            let (line, rest) = rest.split_once(" column ")?;
+            let column: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            return Some((what, Span::new(line.parse().ok()?, column.parse().ok()?)));
+        }
+    }
+    None
+}
+
 pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static str>)> {
     use serde::de::DeserializeSeed;
     let budget = Budget::default();
@@ -99,9 +146,20 @@ pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static 
             .unwrap_or_default();
         // serde_yaml appends " at line N column M" to its messages; the span
         // already carries that, so keep the message itself.
-        let mut msg = e.to_string();
+        let full = e.to_string();
+        let mut msg = full.clone();
         if let Some(i) = msg.find(" at line ") {
             msg.truncate(i);
+        }
+        // A [list] or {mapping} left open: the parser notices a line later;
+        // point at the bracket (see `stopped` for where it gave up).
+        if let Some((what, opened)) = flow_context(&full) {
+            let hint = explain(msg, span).2;
+            return (
+                format!("YAML syntax: the {what} opened here is never closed"),
+                opened,
+                hint,
+            );
         }
         // At the end of a text without a final line end, libyaml may point
         // one line past the last: point at the end of the last line instead.

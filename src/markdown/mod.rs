@@ -83,6 +83,26 @@ fn is_what_to_do(text: &str) -> bool {
     text.trim().eq_ignore_ascii_case("what to do")
 }
 
+/// Whether the fenced code block whose source is `block` (from its opening
+/// fence to where it ends) has a closing fence: a last line of at least as
+/// many of the same fence characters, and nothing else. An unclosed block
+/// runs to the end of the body.
+fn fence_closed(block: &str) -> bool {
+    let mut lines = block.lines();
+    let Some(open) = lines.next().map(str::trim_start) else {
+        return false;
+    };
+    let Some(ch) = open.chars().next().filter(|c| *c == '`' || *c == '~') else {
+        return false;
+    };
+    let width = open.chars().take_while(|&c| c == ch).count();
+    let Some(last) = lines.rfind(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let last = last.trim();
+    last.chars().all(|c| c == ch) && last.chars().count() >= width
+}
+
 /// Scans a body for links and headings without rendering it.
 pub fn scan(body: &str) -> BodyFacts {
     let mut facts = BodyFacts::default();
@@ -119,6 +139,11 @@ pub fn scan(body: &str) -> BodyFacts {
                 });
             }
             Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_)))
+                if facts.unclosed_fence.is_none() && !fence_closed(&body[range.clone()]) =>
+            {
+                facts.unclosed_fence = Some(line_starts.partition_point(|&s| s <= range.start));
+            }
             Event::Text(t) | Event::Code(t) => {
                 if let Some((_, text)) = &mut heading {
                     text.push_str(&t);

@@ -6,7 +6,8 @@
 //! - `engines/<id>/findings.json`, one per engine: its known versions with
 //!   their pages, and each listed finding that names it (number, slug,
 //!   title, status, group, note and the engine entry, as
-//!   `static/versions.js` reads it). Rows are arrays in the order of
+//!   `static/versions.js` reads it, `seen` versions included). Rows are
+//!   arrays in the order of
 //!   `fields`, named once.
 //! - `filters.json`: the groups and statuses, and for every listed finding
 //!   its number, group and status (as indexes into those lists).
@@ -34,6 +35,8 @@ struct EntryJson<'a> {
     affected: Vec<&'a str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     clean: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    seen: Vec<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     introduced_in: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +50,7 @@ impl<'a> EntryJson<'a> {
         EntryJson {
             affected: e.affected.iter().map(|v| v.as_str()).collect(),
             clean: e.clean.iter().map(|v| v.as_str()).collect(),
+            seen: e.seen.iter().map(|v| v.as_str()).collect(),
             introduced_in: e.introduced_in.as_ref().map(|v| v.as_str()),
             fixed_in: e.fixed_in.as_ref().map(|v| v.as_str()),
             mitigated_in: e.mitigated_in.as_ref().map(|v| v.as_str()),

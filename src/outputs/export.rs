@@ -178,6 +178,8 @@ pub struct EntryExport {
     pub affected: Vec<String>,
     /// Versions tested where it did not show, as written.
     pub clean: Vec<String>,
+    /// Versions where it showed, but not because of the engine, as written.
+    pub seen: Vec<String>,
     /// First version with the problem.
     pub introduced_in: Option<String>,
     /// First release with the fix.
@@ -195,7 +197,8 @@ pub struct EntryExport {
 pub struct VersionState {
     /// As the engine's version page spells it.
     pub version: String,
-    /// `affected`, `clean`, `fixed`, `mitigated`, `in-range` or `unknown`.
+    /// `affected`, `clean`, `seen`, `fixed`, `mitigated`, `in-range` or
+    /// `unknown`.
     pub state: String,
 }
 
@@ -366,6 +369,7 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
                 engine: e.engine.clone(),
                 affected: strings(&e.affected),
                 clean: strings(&e.clean),
+                seen: strings(&e.seen),
                 introduced_in: e.introduced_in.as_ref().map(ToString::to_string),
                 fixed_in: e.fixed_in.as_ref().map(ToString::to_string),
                 mitigated_in: e.mitigated_in.as_ref().map(ToString::to_string),

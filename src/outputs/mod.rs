@@ -43,7 +43,7 @@ pub(crate) fn write<O: Output>(
     let ((index, export), feeds) = rayon::join(
         || {
             rayon::join(
-                || search::write(model, texts, out),
+                || search::write(model, texts, out, reuse),
                 || {
                     out.write_with(urls::EXPORT, |sink| {
                         export::files(model, texts, reuse, &write_single, sink)

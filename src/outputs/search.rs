@@ -30,6 +30,7 @@
 
 use crate::model::Model;
 use crate::render::cards::FindingText;
+use crate::render::reuse::{Reuse, Words};
 use crate::render::words::{lowercase, words};
 use crate::sink::{Output, WriteError};
 use crate::urls;
@@ -76,8 +77,9 @@ pub(crate) fn write<O: Output>(
     model: &Model,
     texts: &[FindingText<'_>],
     out: &O,
+    reuse: &Reuse<'_>,
 ) -> Result<usize, WriteError> {
-    let postings = postings(model, texts);
+    let postings = postings(model, texts, reuse);
     let shards = shard(&postings);
     let mut split: Vec<&str> = shards
         .iter()
@@ -104,29 +106,47 @@ pub(crate) fn write<O: Output>(
 /// index's time (a lookup for every word of every finding).
 type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
-/// Every word of the listed findings with where it occurs.
-fn postings(model: &Model, texts: &[FindingText<'_>]) -> Postings {
-    // Each finding's words, in parallel; then merged in id order.
+/// Every word of the listed findings with where it occurs. Findings are
+/// read a chunk at a time, in parallel within a chunk, so only one chunk's
+/// words are held besides the index; under `serve` each finding's words
+/// are reused while its texts are the same.
+fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Postings {
     let listed: Vec<usize> = model.listed().collect();
-    let per_finding: Vec<(u32, Vec<(Cow<'_, str>, u8)>)> = listed
-        .par_iter()
-        .map_init(Map::default, |mine, &i| {
-            let f = &model.findings[i];
-            (f.id, words_of(f.advice.as_str(), &texts[i], mine))
-        })
-        .collect();
     let mut map: Map<String, Vec<(u32, u8)>> = Map::default();
-    for (id, words) in per_finding {
-        for (w, bits) in words {
-            match map.get_mut(&*w) {
-                Some(v) => v.push((id, bits)),
-                None => {
-                    map.insert(w.into_owned(), vec![(id, bits)]);
+    for chunk in listed.chunks(512) {
+        let lists: Vec<(u32, Words)> = chunk
+            .par_iter()
+            .map_init(Map::default, |mine, &i| {
+                let (f, t) = (&model.findings[i], &texts[i]);
+                let key = reuse.key((
+                    "search words",
+                    t.title_text,
+                    &f.advice,
+                    t.search_terms,
+                    t.summary_text,
+                    t.search_words,
+                ));
+                let words = reuse.words(key, || {
+                    words_of(&f.advice, t, mine)
+                        .into_iter()
+                        .map(|(w, bits)| (Box::from(&*w), bits))
+                        .collect()
+                });
+                (f.id, words)
+            })
+            .collect();
+        // Findings are listed by id, so each word's list is in id order.
+        for (id, words) in lists {
+            for (w, bits) in words.iter() {
+                match map.get_mut(&**w) {
+                    Some(v) => v.push((id, *bits)),
+                    None => {
+                        map.insert(w.to_string(), vec![(id, *bits)]);
+                    }
                 }
             }
         }
     }
-    // Findings are listed by id, so each word's list is in id order.
     map.into_iter().collect()
 }
 
@@ -221,7 +241,10 @@ fn shard(postings: &Postings) -> Vec<Shard> {
         .collect();
     while let Some((n, key, ws)) = todo.pop() {
         // A key as long as its words cannot be split further.
-        let size: usize = 2 + ws.iter().map(|w| entry_size(w, &postings[*w])).sum::<usize>();
+        let size: usize = 2 + ws
+            .iter()
+            .map(|w| entry_size(w, &postings[*w]))
+            .sum::<usize>();
         if size <= SHARD_BYTES || ws.iter().all(|w| w.chars().count() <= n) {
             out.push(Shard {
                 key: key.to_string(),
@@ -276,22 +299,32 @@ fn entry_size(word: &str, postings: &[(u32, u8)]) -> usize {
     serde_json::to_string(word).map_or(word.len() + 2, |s| s.len()) + numbers + 3
 }
 
-/// A shard's file: each of `ws` with its findings, delta-coded.
+/// A shard's file: each of `ws` with its findings, delta-coded, written
+/// straight into bytes (a `serde_json::Map` of `Value`s cost an allocation
+/// per number).
 fn shard_bytes(postings: &Postings, ws: &[&str]) -> Vec<u8> {
-    let mut map = serde_json::Map::new();
-    for &w in ws {
+    use std::io::Write as _;
+    let mut out = Vec::with_capacity(64 + ws.len() * 32);
+    out.push(b'{');
+    for (k, &w) in ws.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut out, w);
+        out.extend_from_slice(b":[");
         let mut prev = 0;
-        let coded: Vec<u64> = postings[w]
-            .iter()
-            .map(|&(id, bits)| {
-                let n = u64::from(id - prev) * 32 + u64::from(bits);
-                prev = id;
-                n
-            })
-            .collect();
-        map.insert(w.to_string(), coded.into());
+        for (j, &(id, bits)) in postings[w].iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            let n = u64::from(id - prev) * 32 + u64::from(bits);
+            prev = id;
+            let _ = write!(out, "{n}");
+        }
+        out.push(b']');
     }
-    super::export::to_bytes(&map)
+    out.extend_from_slice(b"}\n");
+    out
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use super::batch::{Batch, Job, BATCH};
 use super::view::{page, vlink, LinkView, NamedLink, VersionLink};
 use super::{redirect, run, Ctx};
-use crate::model::{ChartRef, Model};
+use crate::model::{ChartRef, Model, Term};
 use crate::render::cards::{cards, description, Prepared};
 use crate::render::charts::ChartView;
 use crate::render::reuse::PageRef;
@@ -137,6 +137,16 @@ fn key(
             .map(|&r| run(r))
             .collect::<Vec<_>>(),
         owned,
+        // Which of its tags and models have a page (they are linked then).
+        f.tags
+            .iter()
+            .map(|t| model.tags.contains_key(&urls::segment(t)))
+            .chain(
+                f.models
+                    .iter()
+                    .map(|m| model.models.contains_key(&urls::segment(m))),
+            )
+            .collect::<Vec<_>>(),
     ))
 }
 
@@ -149,6 +159,7 @@ struct FactsEngine {
     color: String,
     affected: Vec<VersionLink>,
     clean: Vec<VersionLink>,
+    seen: Vec<VersionLink>,
     introduced_in: Option<VersionLink>,
     fixed_in: Option<VersionLink>,
     mitigated_in: Option<VersionLink>,
@@ -184,6 +195,7 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
                     .map(|v| vlink(model, &eng.id, v))
                     .collect(),
                 clean: e.clean.iter().map(|v| vlink(model, &eng.id, v)).collect(),
+                seen: e.seen.iter().map(|v| vlink(model, &eng.id, v)).collect(),
                 introduced_in: e.introduced_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                 fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                 mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
@@ -239,9 +251,9 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
             "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
             "body_html": body.html,
             "facts": facts,
-            "models": f.models.iter().map(|m| NamedLink { name: m.clone(), url: format!("{ROOT}{}", urls::model(m)) }).collect::<Vec<_>>(),
+            "models": terms(&f.models, &model.models, urls::model),
             "hardware": f.hardware,
-            "tags": f.tags.iter().map(|t| NamedLink { name: t.clone(), url: format!("{ROOT}{}", urls::tag(t)) }).collect::<Vec<_>>(),
+            "tags": terms(&f.tags, &model.tags, urls::tag),
             "found_by": f.found_by.as_str(),
             "published": f.published.to_string(),
             "published_long": f.published.long(),
@@ -283,4 +295,30 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
         }
     }
     Ok(out)
+}
+
+/// A tag or model of a finding, linked when it has a page.
+#[derive(Serialize)]
+struct TermLink<'a> {
+    name: &'a str,
+    url: Option<String>,
+}
+
+/// The finding's `names` (tags or models), each linked to its page when it
+/// has one: only listed findings make them, so a withdrawn finding's own
+/// tag has none, and is shown unlinked rather than as a broken link.
+fn terms<'a>(
+    names: &'a [String],
+    pages: &std::collections::BTreeMap<String, Term>,
+    url_of: fn(&str) -> String,
+) -> Vec<TermLink<'a>> {
+    names
+        .iter()
+        .map(|n| TermLink {
+            name: n,
+            url: pages
+                .contains_key(&urls::segment(n))
+                .then(|| format!("{ROOT}{}", url_of(n))),
+        })
+        .collect()
 }

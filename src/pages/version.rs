@@ -40,9 +40,10 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
 
 /// The sections of a version page, in order: each state, its heading and
 /// what it means.
-const SECTIONS: [(State, &str, &str); 5] = [
+const SECTIONS: [(State, &str, &str); 6] = [
     (State::Affected, "Affected", "Tested on this version, and the problem showed."),
     (State::InRange, "In range, untested", "Not tested on this version, but it lies inside the range the problem is known to span. Watch for it."),
+    (State::Seen, "Seen, not in the engine", "The problem showed while this version ran, but it lies elsewhere: a grader, a client, a chat template or a way of measuring. Nothing follows for other versions."),
     (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
     (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
     (State::Clean, "Clean", "Tested on this version, and the problem did not show."),
@@ -95,7 +96,10 @@ fn page_of(
                 .collect();
             // Where the section starts: this page, or another.
             let starts = first.map_or(1, |i| pager.page_of(i));
-            let shown = !on_page.is_empty() || (count == 0 && n == 1);
+            // Seen is the exception, not a state every finding may take:
+            // its section and summary entry appear only when it has findings.
+            let optional = s == State::Seen;
+            let shown = !on_page.is_empty() || (count == 0 && n == 1 && !optional);
             let href = if starts == n {
                 format!("#sec-{}", s.as_str())
             } else {
@@ -109,6 +113,7 @@ fn page_of(
                 ("count", count.into()),
                 ("href", href.into()),
                 ("shown", shown.into()),
+                ("in_summary", (count > 0 || !optional).into()),
                 ("items", on_page.into()),
             ])
         })

@@ -148,6 +148,10 @@ fn version_text(e: &EngineEntry) -> String {
     } else if let Some(m) = &e.mitigated_in {
         parts.push(format!("mitigated in {m}"));
     }
+    if !e.seen.is_empty() {
+        let seen: Vec<String> = e.seen.iter().map(|v| v.to_string()).collect();
+        parts.push(format!("seen on {} (not in the engine)", seen.join(", ")));
+    }
     parts.join(", ")
 }
 

@@ -37,7 +37,13 @@ pub(crate) enum Kept {
     Bytes(Arc<Vec<u8>>),
     /// The pages a finding (or a list page) rendered.
     Pages(Vec<PageRef>),
+    /// The words the search index finds a finding by, with their fields.
+    Words(Words),
 }
+
+/// A finding's words for the search index, each with a bit per field it is
+/// in (see `outputs::search`).
+pub(crate) type Words = Arc<[(Box<str>, u8)]>;
 
 /// The kinds of [`Kept`] pieces: a store files each kind apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +58,13 @@ pub(crate) enum Kind {
     Bytes,
     /// [`Kept::Pages`].
     Pages,
+    /// [`Kept::Words`].
+    Words,
 }
 
 impl Kind {
     /// How many kinds there are: `kind as usize` is below it.
-    pub(crate) const COUNT: usize = 5;
+    pub(crate) const COUNT: usize = 6;
 }
 
 impl Kept {
@@ -68,6 +76,7 @@ impl Kept {
             Kept::Chart(_) => Kind::Chart,
             Kept::Bytes(_) => Kind::Bytes,
             Kept::Pages(_) => Kind::Pages,
+            Kept::Words(_) => Kind::Words,
         }
     }
 }
@@ -199,6 +208,12 @@ impl<'s> Reuse<'s> {
         self.get_or_make(key, || Arc::new(make()))
     }
 
+    /// The search words `make` makes of a finding, reused when `key` (a
+    /// hash of the texts they come from) is the same.
+    pub(crate) fn words(&self, key: u64, make: impl FnOnce() -> Words) -> Words {
+        self.get_or_make(key, make)
+    }
+
     /// The pages the last build rendered under `key`, if it did.
     pub(crate) fn pages(&self, key: u64) -> Option<Vec<PageRef>> {
         Piece::from_kept(self.store?.take(Kind::Pages, key)?)
@@ -323,6 +338,19 @@ impl Piece for Vec<PageRef> {
     fn from_kept(kept: Kept) -> Option<Self> {
         match kept {
             Kept::Pages(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl Piece for Words {
+    const KIND: Kind = Kind::Words;
+    fn into_kept(self) -> Kept {
+        Kept::Words(self)
+    }
+    fn from_kept(kept: Kept) -> Option<Self> {
+        match kept {
+            Kept::Words(w) => Some(w),
             _ => None,
         }
     }

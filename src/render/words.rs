@@ -38,6 +38,7 @@ pub(crate) fn terms_and_words(
             .affected
             .iter()
             .chain(&e.clean)
+            .chain(&e.seen)
             .chain(&e.introduced_in)
             .chain(&e.fixed_in)
             .chain(&e.mitigated_in)

@@ -63,6 +63,25 @@ pub(super) fn check_finding(
                 );
             }
         }
+        // Seen says the fault is not in the engine, which neither affected
+        // nor clean can say of the same version.
+        for (k, v) in e.seen.iter().enumerate() {
+            let other = if e.affected.contains(v) {
+                "affected"
+            } else if e.clean.contains(v) {
+                "clean"
+            } else {
+                continue;
+            };
+            diags.push(
+                err(
+                    f,
+                    &f.spans.item(&format!("{p}.seen"), k),
+                    format!("version \"{v}\" is listed both as {other} and as seen"),
+                )
+                .hint("a tested version is affected (a fault of the engine), clean (it did not show) or seen (it showed, but not because of the engine); keep it in one list"),
+            );
+        }
         if let Some(fix) = &e.fixed_in {
             for (k, v) in e.affected.iter().enumerate() {
                 if v >= fix {
@@ -204,50 +223,90 @@ pub(super) fn check_finding(
     }
     // Line numbers in the body are relative to its start; make them file lines.
     let at = |line: usize, column: usize| Span::new(f.body_line + line - 1, column);
-    if !facts.has_what_to_do {
+    // A code block left open runs to the end of the body and swallows what
+    // follows: say where it opened, and blame it for a heading it hides.
+    let fence_line = facts.unclosed_fence.map(|n| f.body_line + n - 1);
+    if let (Some(n), Some(line)) = (facts.unclosed_fence, fence_line) {
         diags.push(
             Diagnostic::error(
+                &f.path,
+                at(n, 1),
+                format!("the code block opened at line {line} is never closed"),
+            )
+            .field("body")
+            .hint("end it with a line of the same fence (``` or ~~~, at least as long); until then everything below it is code, headings included"),
+        );
+    }
+    if !facts.has_what_to_do {
+        let hidden = facts.unclosed_fence.and_then(|n| {
+            f.body
+                .lines()
+                .enumerate()
+                .skip(n)
+                .find(|(_, l)| {
+                    l.trim_start()
+                        .strip_prefix("## ")
+                        .is_some_and(|h| h.trim().eq_ignore_ascii_case("what to do"))
+                })
+                .map(|(k, _)| k + 1)
+        });
+        let d = match (hidden, fence_line) {
+            (Some(k), Some(open)) => Diagnostic::error(
+                &f.path,
+                at(k, 1),
+                format!("the body has no `## What to do` section: its heading is inside the code block opened at line {open}, which is never closed"),
+            )
+            .hint("close the code block above the heading"),
+            _ => Diagnostic::error(
                 &f.path,
                 Span::new(f.body_line, 1),
                 "the body has no `## What to do` section",
             )
-            .field("body")
             .hint("add a level-2 heading `## What to do` followed by the actionable advice"),
-        );
+        };
+        diags.push(d.field("body"));
     }
     const LINK_HINT: &str = "body links may be http(s)://, mailto:, finding:<id>, run:<run-id>, a site path starting with / or a #fragment";
     for link in &facts.links {
         let u = link.url.as_str();
-        let problem: Option<(String, Option<String>)> =
-            if u.starts_with("https://") || u.starts_with("http://") || u.starts_with("mailto:") {
-                None
-            } else if u.starts_with("finding:") || u.starts_with("run:") {
-                check_internal(ctx, f, u).map(|m| (m, None))
-            } else if let Some(frag) = u.strip_prefix('#') {
-                (!facts.heading_ids.iter().any(|h| h == frag)).then(|| {
-                    (
-                        format!("no heading in this body has the id \"{frag}\""),
-                        None,
-                    )
-                })
-            } else if u.starts_with('/') && !u.starts_with("//") {
-                site_path_problem(ctx, f, u)
-            } else {
-                let scheme = u
-                    .split(':')
-                    .next()
-                    .filter(|s| u.contains(':') && !s.contains('/'));
-                Some((
-                    match scheme {
-                        Some(s) => format!("links with the scheme \"{s}:\" are not allowed"),
-                        None if u.starts_with("//") => format!(
-                            "the protocol-relative link \"{u}\" is not allowed; write https:{u}"
-                        ),
-                        None => format!("the relative link \"{u}\" cannot be checked"),
-                    },
+        let problem: Option<(String, Option<String>)> = if u.starts_with("https://")
+            || u.starts_with("http://")
+            || u.starts_with("mailto:")
+        {
+            None
+        } else if u.starts_with("finding:") || u.starts_with("run:") {
+            check_internal(ctx, f, u).map(|m| (m, None))
+        } else if let Some(frag) = u.strip_prefix('#') {
+            (!facts.heading_ids.iter().any(|h| h == frag)).then(|| {
+                (
+                    format!("no heading in this body has the id \"{frag}\""),
                     None,
-                ))
-            };
+                )
+            })
+        } else if u.starts_with('/') && !u.starts_with("//") {
+            site_path_problem(ctx, f, u)
+        } else {
+            let scheme = u
+                .split(':')
+                .next()
+                .filter(|s| u.contains(':') && !s.contains('/'));
+            Some(match scheme {
+                    Some(s) => (format!("links with the scheme \"{s}:\" are not allowed"), None),
+                    None if u.starts_with("//") => (
+                        format!("the protocol-relative link \"{u}\" is not allowed; write https:{u}"),
+                        None,
+                    ),
+                    None if u.trim().is_empty() => (
+                        "the link has an empty target".to_string(),
+                        Some("write the address between the parentheses: [text](https://…), [text](finding:<id>) or [text](/site/path/)".to_string()),
+                    ),
+                    None if looks_like_a_host(u) => (
+                        format!("the link \"{u}\" has no scheme, so it would lead to a page of this site"),
+                        Some(format!("for the web address, write https://{u}")),
+                    ),
+                    None => (format!("the relative link \"{u}\" cannot be checked"), None),
+                })
+        };
         if let Some((msg, hint)) = problem {
             diags.push(
                 Diagnostic::error(&f.path, at(link.line, link.column), msg)
@@ -256,6 +315,30 @@ pub(super) fn check_finding(
             );
         }
     }
+}
+
+/// Whether a link target without a scheme starts like a host name
+/// (`github.com/org/repo`, `www.example.org`, `docs.vllm.ai`): `www.`, or a
+/// first segment with a dot that ends in letters, as a domain does.
+fn looks_like_a_host(u: &str) -> bool {
+    let host = u.split(['/', '?', '#']).next().unwrap_or("");
+    if host.starts_with("www.") {
+        return true;
+    }
+    let Some((name, tld)) = host.rsplit_once('.') else {
+        return false;
+    };
+    !name.is_empty()
+        && tld.len() >= 2
+        && tld.bytes().all(|b| b.is_ascii_alphabetic())
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        // A file name is not a host: `notes.md`, `run.yaml`, `chart.svg`.
+        && !matches!(
+            tld.to_ascii_lowercase().as_str(),
+            "md" | "html" | "htm" | "yaml" | "yml" | "csv" | "json" | "txt" | "svg" | "png" | "jpg" | "jpeg" | "gif" | "pdf" | "py" | "sh" | "rs" | "js" | "css"
+        )
 }
 
 /// Checks a `/site/path` link of a body against the pages a build writes:

@@ -138,6 +138,7 @@ pub fn site_pages(
                 x.affected
                     .iter()
                     .chain(&x.clean)
+                    .chain(&x.seen)
                     .chain(&x.introduced_in)
                     .chain(&x.fixed_in)
                     .chain(&x.mitigated_in)

@@ -89,6 +89,7 @@ async function main() {
   await crawl.darkPhone(env, found.bundled);
 
   await journeys.all(env, found.bundled);
+  await journeys.seen(env, found.bundled);
   await big.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);

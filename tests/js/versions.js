@@ -78,7 +78,7 @@ function runCases(file) {
         var p = kv.split("=");
         var key = p[0];
         var vals = p[1] === "" ? [] : p[1].split(",");
-        if (key === "affected" || key === "clean") e[key] = vals;
+        if (key === "affected" || key === "clean" || key === "seen") e[key] = vals;
         else e[key] = vals[0];
       });
       entries[a[0]] = V.entry(e);

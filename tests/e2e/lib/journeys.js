@@ -405,6 +405,11 @@ async function all(env, found) {
   });
 }
 
+/// The engine pages of the site, from the crawl.
+function enginePages(found) {
+  return [...found.info.values()].filter((p) => p.type === "engine").map((p) => p.url).sort();
+}
+
 /// The version page with the most findings listed as affecting it.
 function bestVersionPage(found) {
   let best = null;
@@ -470,4 +475,44 @@ async function tabUntil(page, want, max) {
   return 0;
 }
 
-module.exports = { all, luminance, follow, tabUntil };
+/// Journeys on "seen" versions: the problem showed while the version ran,
+/// but it does not lie in the engine.
+async function seen(env, found) {
+  await journey(env, "engine page: a seen cell reads as seen, and 'your version' lists it as seen, not as a fault", {}, async (page) => {
+    let hit = null;
+    for (const url of enginePages(found)) {
+      await page.goto(url);
+      const matrix = await readMatrix(page);
+      for (const r of matrix.rows) {
+        const j = r.states.indexOf("seen");
+        if (j >= 0) {
+          hit = { url, row: r, version: matrix.versions[j], matrix };
+          break;
+        }
+      }
+      if (hit) break;
+    }
+    if (!hit) H.skip("no engine page has a seen cell");
+    const legend = await text(page.locator("section.legend"));
+    H.assert(/Seen\b.*not lie in the engine/.test(legend), `the legend does not explain seen: ${legend}`);
+    const cell = page.locator("table.matrix td.state-seen").first();
+    H.assert((await text(cell)) === "seen", `a seen cell says "${await text(cell)}"`);
+    const input = page.locator("#your-version-input");
+    await input.click();
+    await input.pressSequentially(hit.version.v, { delay: 15 });
+    const section = page.locator("#your-version-result .your-version-section.section-seen");
+    await section.waitFor();
+    const listed = await section.locator("a").evaluateAll((as) => as.map((a) => a.href));
+    H.assert(listed.includes(hit.row.url), `'your version' ${hit.version.v} does not list ${hit.row.url} as seen`);
+    const faults = await page.locator("#your-version-result .section-affected a, #your-version-result .section-in-range a")
+      .evaluateAll((as) => as.map((a) => a.href));
+    H.assert(!faults.includes(hit.row.url), `${hit.row.url} is also listed as a fault of ${hit.version.v}`);
+    // The version page lists it under seen too.
+    await follow(page, page.locator("th.matrix-version a", { hasText: hit.version.v }).first());
+    const under = await page.locator("section.version-section.section-seen .card-title a").evaluateAll((as) => as.map((a) => a.href));
+    H.assert(under.includes(hit.row.url), `the ${hit.version.v} page does not list it under seen`);
+    return `${hit.row.url.split("/").slice(-2, -1)[0]} at ${hit.version.v}`;
+  });
+}
+
+module.exports = { all, seen, luminance, follow, tabUntil };
