@@ -4,7 +4,10 @@
 // the page in view does not show.
 "use strict";
 
+const path = require("path");
+const { spawnSync } = require("child_process");
 const H = require("./harness");
+const axe = require("./axe");
 const { context, watchedPage } = require("./browser");
 const { follow } = require("./journeys");
 
@@ -36,9 +39,30 @@ async function cardIds(page) {
     cs.filter((c) => c.offsetParent !== null).map((c) => Number(c.getAttribute("data-id"))));
 }
 
+/// Pages of the big site that only long lists have: later pages, an
+/// engine matrix of many rows, a version page cut into pages.
+const SAMPLE = ["", "tags/kv-cache/page/2/", "status/open/page/3/", "engines/vllm/", "engines/vllm/page/2/",
+  "engines/vllm/0.29/page/2/", "runs/", "groups/speed/page/2/"];
+
 async function all(env) {
   const big = env.big;
   const base = big.base;
+
+  await journey(env, "pages of long lists pass axe (WCAG 2.1 A/AA) and the Nu HTML Checker", async (page) => {
+    const problems = [];
+    for (const p of SAMPLE) {
+      await page.goto(base + p);
+      for (const v of await axe.run(page)) problems.push(`${p}: axe: ${v}`);
+    }
+    const files = SAMPLE.map((p) => path.join(big.out, p, "index.html"));
+    const vnu = require.resolve("vnu-jar/build/dist/vnu.jar");
+    const r = spawnSync(process.env.E2E_JAVA || "java", ["-Xss2m", "-jar", vnu, "--errors-only", "--format", "gnu", ...files],
+      { encoding: "utf8", timeout: 120000 });
+    if (r.error) throw new Error(`vnu: ${r.error.message}`);
+    for (const l of (r.stderr + r.stdout).split("\n").filter((l) => l.trim())) problems.push(l.split(big.out).join(""));
+    H.assertNone(problems, "problems on the pages of long lists");
+    return `${SAMPLE.length} pages`;
+  });
 
   await journey(env, "a tag's pages: Next, a numbered page and Previous, each a page of its own", async (page) => {
     await page.goto(`${base}tags/kv-cache/`);
