@@ -310,14 +310,7 @@ fn engine_index(
     let mut rows = Vec::new();
     for (i, f) in findings.iter().enumerate() {
         for e in f.engines.iter().filter(|e| e.engine == engine.id) {
-            e.affected
-                .iter()
-                .chain(&e.clean)
-                .chain(&e.seen)
-                .chain(&e.introduced_in)
-                .chain(&e.fixed_in)
-                .chain(&e.mitigated_in)
-                .for_each(&mut add);
+            e.versions().for_each(&mut add);
             if listed[i] && !rows.contains(&i) {
                 rows.push(i);
             }

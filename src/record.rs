@@ -290,6 +290,21 @@ pub struct EngineEntry {
     pub note: Option<String>,
 }
 
+impl EngineEntry {
+    /// Every version the entry names, in the order of its fields:
+    /// `affected`, `clean`, `seen`, `introduced_in`, `fixed_in`,
+    /// `mitigated_in`. Each gets a page on the engine's matrix.
+    pub fn versions(&self) -> impl Iterator<Item = &Version> {
+        self.affected
+            .iter()
+            .chain(&self.clean)
+            .chain(&self.seen)
+            .chain(&self.introduced_in)
+            .chain(&self.fixed_in)
+            .chain(&self.mitigated_in)
+    }
+}
+
 /// A link in a finding's `links` list.
 #[derive(Debug, Clone)]
 pub struct Link {

@@ -34,15 +34,7 @@ pub(crate) fn terms_and_words(
                 terms.push(eng.name.clone());
             }
         }
-        for v in e
-            .affected
-            .iter()
-            .chain(&e.clean)
-            .chain(&e.seen)
-            .chain(&e.introduced_in)
-            .chain(&e.fixed_in)
-            .chain(&e.mitigated_in)
-        {
+        for v in e.versions() {
             terms.push(v.to_string());
         }
         terms.extend(e.note.clone());

@@ -135,14 +135,7 @@ pub fn site_pages(
         e.releases.iter().for_each(&mut add);
         for f in &built {
             for x in f.engines.iter().filter(|x| x.engine == e.id) {
-                x.affected
-                    .iter()
-                    .chain(&x.clean)
-                    .chain(&x.seen)
-                    .chain(&x.introduced_in)
-                    .chain(&x.fixed_in)
-                    .chain(&x.mitigated_in)
-                    .for_each(&mut add);
+                x.versions().for_each(&mut add);
             }
         }
         for r in &runs {
