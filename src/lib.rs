@@ -19,9 +19,10 @@
 //! [`assets`], the [`sink`] the stages hand files to, and the libraries
 //! they share, [`markdown`] and [`chart`]. Above them: [`incremental`],
 //! what `serve` keeps between builds, and the commands ([`serve`],
-//! [`authoring`]).
+//! [`authoring`], [`audit`]).
 
 pub mod assets;
+pub mod audit;
 pub mod authoring;
 pub mod chart;
 pub mod diagnostics;

@@ -208,6 +208,39 @@ pub struct Engine {
     pub color: String,
     /// Known releases, as listed.
     pub releases: Vec<Version>,
+    /// The Python packages that install this engine (`vllm`), normalized
+    /// (lowercase, runs of `-`, `_` and `.` as one `-`): `findings audit`
+    /// reads their pins.
+    pub packages: Vec<String>,
+    /// The container image repositories of this engine
+    /// (`vllm/vllm-openai`, `nvcr.io/nvidia/tensorrt-llm/release`), without
+    /// tag: `findings audit` reads their tags.
+    pub images: Vec<String>,
+}
+
+/// A Python package name as pip compares them (PEP 503): lowercase, with
+/// each run of `-`, `_` and `.` written as one `-`.
+pub fn package_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.trim().chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// An image repository as `findings audit` compares them: Docker Hub's
+/// implied `docker.io/` and `library/` left out, lowercase.
+pub fn image_repository(repo: &str) -> String {
+    let r = repo.trim().to_ascii_lowercase();
+    let r = r.strip_prefix("docker.io/").unwrap_or(&r);
+    let r = r.strip_prefix("index.docker.io/").unwrap_or(r);
+    r.strip_prefix("library/").unwrap_or(r).to_string()
 }
 
 /// The status of a finding.

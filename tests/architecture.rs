@@ -42,7 +42,7 @@ const LAYERS: &[&[&str]] = &[
     // The pipeline that runs the stages.
     &["pipeline"],
     // Commands and tools over the pipeline.
-    &["serve", "authoring", "fuzz"],
+    &["serve", "authoring", "audit", "fuzz"],
 ];
 
 /// The longest a source file may be, in lines.

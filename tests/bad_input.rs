@@ -205,6 +205,7 @@ cases! {
     empty_site_yaml,
     empty_string_title,
     engine_id_reserved,
+    engine_packages_and_images,
     engine_repo_not_http,
     engines_is_a_string,
     field_names_are_case_sensitive,

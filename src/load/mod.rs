@@ -91,7 +91,9 @@ const SITE_FIELDS: &[&str] = &[
     "feed_entries",
 ];
 const GROUP_FIELDS: &[&str] = &["id", "title", "blurb"];
-const ENGINE_FIELDS: &[&str] = &["id", "name", "repo", "color", "releases"];
+const ENGINE_FIELDS: &[&str] = &[
+    "id", "name", "repo", "color", "releases", "packages", "images",
+];
 const FINDING_FIELDS: &[&str] = &[
     "id",
     "title",

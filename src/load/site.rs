@@ -8,7 +8,8 @@ use super::yaml::parse_yaml;
 use super::{ENGINE_FIELDS, GROUP_FIELDS, SITE_FIELDS};
 use crate::diagnostics::Diagnostics;
 use crate::record::{
-    Engine, Group, Site, DEFAULT_FEED_ENTRIES, DEFAULT_HOME_ENTRIES, DEFAULT_PAGE_SIZE,
+    image_repository, package_name, Engine, Group, Site, DEFAULT_FEED_ENTRIES,
+    DEFAULT_HOME_ENTRIES, DEFAULT_PAGE_SIZE,
 };
 use std::path::Path;
 
@@ -72,12 +73,38 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
             }
         }
         let releases = doc.version_list(eo, "releases");
+        let packages = doc
+            .string_list(eo, "packages")
+            .iter()
+            .map(|p| package_name(p))
+            .collect();
+        let images = doc.string_list(eo, "images");
+        for (k, image) in images.iter().enumerate() {
+            // A registry may have a port (`host:5000/repo`); a tag is a
+            // colon in the last segment.
+            let last = image.rsplit('/').next().unwrap_or("");
+            if image.contains(['@', ' ', '\t']) {
+                doc.error_hint(
+                    &format!("{}[{k}]", join(path, "images")),
+                    format!("\"{image}\" is not an image repository"),
+                    Some("write the repository without tag or digest, e.g. vllm/vllm-openai"),
+                );
+            } else if last.contains(':') {
+                doc.error_hint(
+                    &format!("{}[{k}]", join(path, "images")),
+                    format!("\"{image}\" has a tag"),
+                    Some("write the repository without its tag: findings audit reads the tag as the version"),
+                );
+            }
+        }
         Some(Engine {
             id: id?,
             name: name?,
             repo,
             color: color?.to_ascii_lowercase(),
             releases,
+            packages,
+            images: images.iter().map(|i| image_repository(i)).collect(),
         })
     });
     let nav_engines = doc.string_list(obj, "nav_engines");

@@ -407,6 +407,52 @@ pub fn text_of(body: &str) -> (String, String) {
     (first.unwrap_or_default().trim().to_string(), all)
 }
 
+/// The "What to do" section of a body as one line of plain text: its
+/// paragraphs, list items and code, spaces folded. Empty without the
+/// section. For the terminal and CI (`findings audit`), where a finding's
+/// advice must fit on a line.
+pub fn what_to_do_text(body: &str) -> String {
+    let mut inside = false;
+    let mut heading: Option<(HeadingLevel, String)> = None;
+    let mut out = String::new();
+    for e in Parser::new_ext(body, options()) {
+        match e {
+            Event::Start(Tag::Heading { level, .. }) => {
+                if inside && level <= HeadingLevel::H2 {
+                    break;
+                }
+                heading = Some((level, String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, text)) = heading.take() {
+                    if level == HeadingLevel::H2 && is_what_to_do(&text) {
+                        inside = true;
+                    } else if inside {
+                        out.push_str(&text);
+                        out.push(' ');
+                    }
+                }
+            }
+            Event::Text(t) | Event::Code(t) => match &mut heading {
+                Some((_, text)) => text.push_str(&t),
+                None if inside => out.push_str(&t),
+                None => {}
+            },
+            Event::SoftBreak
+            | Event::HardBreak
+            | Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Item
+                | TagEnd::CodeBlock
+                | TagEnd::BlockQuote(_)
+                | TagEnd::TableCell,
+            ) if inside => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Renders one line of inline Markdown (a title) without the paragraph.
 pub fn render_inline(text: &str) -> String {
     let mut s = String::with_capacity(text.len() + 8);
@@ -516,6 +562,16 @@ mod tests {
         assert_eq!(f.links[1].url, "https://e.org");
         assert!(f.has_what_to_do);
         assert_eq!(f.heading_ids, vec!["what-to-do"]);
+    }
+
+    #[test]
+    fn what_to_do_is_one_line_of_its_section() {
+        let body = "Intro.\n\n## What to do\n\n- Stop `vllm` too;\n- check **twice**.\n\nThen wait.\n\n### Why\n\nNested.\n\n## Details\n\nLater.\n";
+        assert_eq!(
+            what_to_do_text(body),
+            "Stop vllm too; check twice. Then wait. Why Nested."
+        );
+        assert_eq!(what_to_do_text("No section."), "");
     }
 
     #[test]

@@ -91,6 +91,12 @@ pub struct EngineExport {
     pub releases: Vec<String>,
     /// Every known version, ascending: the columns of the engine's matrix.
     pub versions: Vec<String>,
+    /// The Python packages that install the engine, normalized.
+    #[serde(default)]
+    pub packages: Vec<String>,
+    /// The engine's container image repositories, without tag.
+    #[serde(default)]
+    pub images: Vec<String>,
     /// The engine's page.
     pub url: String,
     /// The engine's Atom feed.
@@ -120,6 +126,9 @@ pub struct FindingExport {
     pub status_note: Option<String>,
     /// Summary as written; `null` when the body's first paragraph is used.
     pub summary: Option<String>,
+    /// The body's "What to do" section as one line of plain text.
+    #[serde(default)]
+    pub what_to_do: String,
     /// The summary shown on cards, as plain text.
     pub summary_text: String,
     /// The summary shown on cards, as HTML.
@@ -395,6 +404,7 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
         status: f.status.as_str().to_string(),
         status_note: f.status_note.clone(),
         summary: f.summary.clone(),
+        what_to_do: t.what_to_do.to_string(),
         summary_text: t.summary_text.to_string(),
         summary_html: t.summary_html.to_string(),
         published: f.published.to_string(),
@@ -529,6 +539,8 @@ fn site(model: &Model) -> SiteExport {
                     color: e.color.clone(),
                     releases: strings(&e.releases),
                     versions: strings(&ix.versions),
+                    packages: e.packages.clone(),
+                    images: e.images.clone(),
                     url: format!("{base}{}", urls::engine(&e.id)),
                     feed: format!("{base}{}", urls::engine_feed(&e.id)),
                 }
@@ -645,6 +657,7 @@ mod assembly_tests {
                 title_text: &f.title,
                 summary_text: &f.advice,
                 summary_html: "<p>a</p>",
+                what_to_do: "Do it.",
                 search_terms: "",
                 search_words: "",
                 list_hash: 0,

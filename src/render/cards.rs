@@ -58,6 +58,8 @@ pub(crate) struct Prepared {
     /// (see `pages::finding`'s key); else 0.
     pub(crate) list_hash: u64,
     pub(crate) summary_text: Arc<str>,
+    /// The "What to do" section as one line (for the JSON export).
+    pub(crate) what_to_do: Arc<str>,
     /// The search index's terms and words of the finding (computed here,
     /// so the body's text is not kept for the whole build). Like the card,
     /// shared with what a rebuild keeps: it reuses a card by a refcount,
@@ -75,6 +77,8 @@ pub struct FindingText<'a> {
     pub summary_text: &'a str,
     /// The summary as inline HTML.
     pub summary_html: &'a str,
+    /// The "What to do" section as one line of plain text.
+    pub what_to_do: &'a str,
     /// The search index's `terms` of the finding (see [`super::words`]).
     pub search_terms: &'a str,
     /// The search index's `words` of the finding, from its body.
@@ -91,6 +95,7 @@ impl Prepared {
             title_text: &self.card.title_text,
             summary_text: &self.summary_text,
             summary_html: &self.card.summary_html,
+            what_to_do: &self.what_to_do,
             search_terms: &self.search_terms,
             search_words: &self.search_words,
             list_hash: self.list_hash,
@@ -223,6 +228,7 @@ fn prepare(
     let card_html = (Arc::<str>::from(h3), Arc::<str>::from(h2));
     Ok(Prepared {
         summary_text: summary_text.into(),
+        what_to_do: markdown::what_to_do_text(&f.body).into(),
         card: Arc::new(card),
         card_html,
         list_hash,

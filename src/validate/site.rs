@@ -60,6 +60,35 @@ pub(super) fn check_site(site: &Site, diags: &mut Diagnostics) {
             }
         }
     }
+    // A package or an image names one engine, or audit could not tell which.
+    let mut owners: std::collections::HashMap<(&str, &str), &str> = Default::default();
+    for (i, e) in site.engines.iter().enumerate() {
+        for (field, names) in [("packages", &e.packages), ("images", &e.images)] {
+            for (k, name) in names.iter().enumerate() {
+                if let Some(other) = owners.insert((field, name.as_str()), e.id.as_str()) {
+                    let p = site
+                        .spans
+                        .item(&format!("{}.{field}", site.spans.item("engines", i)), k);
+                    let (message, hint) = if other == e.id {
+                        (
+                            format!("\"{name}\" is listed twice"),
+                            "names compare as pip and Docker compare them: case, `-`, `_` and `.` in a package, and an image's docker.io/ and library/, make no difference",
+                        )
+                    } else {
+                        (
+                            format!("\"{name}\" is also in the {field} of engine \"{other}\""),
+                            "each package and image belongs to one engine, so findings audit can tell which engine a pin is",
+                        )
+                    };
+                    diags.push(
+                        Diagnostic::error(file, site.spans.get(&p), message)
+                            .field(p)
+                            .hint(hint),
+                    );
+                }
+            }
+        }
+    }
     let ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
     let mut seen = HashSet::new();
     for (i, id) in site.nav_engines.iter().enumerate() {

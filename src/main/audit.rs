@@ -1,0 +1,77 @@
+//! `findings audit`: the command around [`findings::audit`]: the source,
+//! the inputs, the report in the chosen format, and the exit status.
+
+use crate::cli::{AuditFormat, FailOn};
+use crate::open;
+use crate::ui::Ui;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `findings audit`: reads the source and the inputs, prints the report,
+/// and returns 0, 1 (a finding fails the run) or 2 (the audit could not be
+/// done).
+pub(crate) fn audit(
+    ui: Ui,
+    files: Vec<PathBuf>,
+    engines: Vec<String>,
+    from: Option<String>,
+    root: PathBuf,
+    format: AuditFormat,
+    fail_on: FailOn,
+) -> Result<ExitCode, ExitCode> {
+    use findings::audit::{self as audit, inputs, resolve, Catalog};
+    let bad = ExitCode::from(2);
+    if files.is_empty() && engines.is_empty() {
+        ui.error("nothing to audit: name the files that pin engine versions, or pass --engine ID=VERSION");
+        return Err(bad);
+    }
+    let catalog = match &from {
+        Some(from) => audit::source::fetch(from).map_err(|e| {
+            ui.error(&e.message);
+            if let Some(h) = &e.hint {
+                eprintln!("  hint: {h}");
+            }
+            ExitCode::from(2)
+        })?,
+        None => {
+            let model = open(ui, &root).map_err(|_| ExitCode::from(2))?;
+            let place = root.display().to_string();
+            Catalog::from_model(&model, format!("the records in {place}"))
+        }
+    };
+    let given = resolve::engine_args(&catalog, &engines).map_err(|errors| {
+        for e in errors {
+            ui.error(e);
+        }
+        ExitCode::from(2)
+    })?;
+    let (refs, errors) = inputs::read_all(&files);
+    if !errors.is_empty() {
+        for e in &errors {
+            ui.error(e);
+            if let Some(h) = &e.hint {
+                eprintln!("  hint: {h}");
+            }
+        }
+        return Err(bad);
+    }
+    let (pins, problems) = resolve::resolve(&catalog, refs, given);
+    let shown = files.iter().map(|f| f.display().to_string()).collect();
+    let fail_on = match fail_on {
+        FailOn::Affected => audit::FailOn::Affected,
+        FailOn::InRange => audit::FailOn::InRange,
+        FailOn::Never => audit::FailOn::Never,
+    };
+    let report = audit::audit(&catalog, pins, problems, shown, fail_on);
+    let text = match format {
+        AuditFormat::Table => audit::report::table(&catalog, &report),
+        AuditFormat::Json => audit::report::json(&catalog, &report),
+        AuditFormat::Markdown => audit::report::markdown(&catalog, &report),
+        AuditFormat::Github => audit::report::github(&catalog, &report),
+    };
+    print!("{text}");
+    if report.incomplete() && !matches!(format, AuditFormat::Table) {
+        ui.error(audit::report::verdict(&report));
+    }
+    Ok(ExitCode::from(report.exit_status()))
+}

@@ -1,0 +1,229 @@
+//! The command line as clap reads it: every command, option and value,
+//! with the help text people see.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+pub(crate) const EXIT_STATUS: &str = "\
+Exit status:
+  0  success: the folder is clean (warnings allowed) and the command did its work;
+     `serve` also exits 0 when stopped with Ctrl-C
+  1  errors in the records, a template that fails, output that cannot be written,
+     `show` of a finding that does not exist, `new` that would overwrite a file,
+     or `serve` that cannot listen on its port; for `audit`, a finding at or
+     above --fail-on applies to a version the deployment pins
+  2  a wrong command line: an unknown option or value, an unknown engine or group;
+     for `audit`, an audit that cannot be done: a pin that names no version, a
+     source or an input that cannot be read, records with errors
+
+Colour is used only on a terminal and never when NO_COLOR is set; a progress
+indicator shows on a terminal when a build takes more than a second (never
+when CI is set).";
+
+#[derive(Parser)]
+#[command(
+    name = "findings",
+    version,
+    about = "Build a static site of evidence-backed findings about serving open models",
+    after_help = EXIT_STATUS
+)]
+pub(crate) struct Cli {
+    /// Print only errors.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    pub(crate) quiet: bool,
+    /// Print more: the time of each build stage, the files that changed.
+    #[arg(long, short, global = true)]
+    pub(crate) verbose: bool,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Validate the findings folder and report every problem, writing nothing.
+    Check {
+        /// The site folder (holds site.yaml, findings/, data/).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Output format of the diagnostics.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Check, then render the site into the output folder (built aside, then swapped in).
+    Build {
+        /// The site folder (holds site.yaml, findings/, data/).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Where to write the site (default: <root>/public).
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Publish under this address instead of site.yaml's base_url.
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Include draft findings.
+        #[arg(long)]
+        drafts: bool,
+        /// Output format of the diagnostics.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Build, serve the site on 127.0.0.1, and rebuild and reload pages when a record changes.
+    #[command(after_help = "\
+The site is built into a temporary folder (removed when serve stops) with
+base_url set to the local address, so public/ is never overwritten with a
+site that links to 127.0.0.1. Changes under findings/, data/, templates/,
+static/ and to site.yaml rebuild it; open pages reload. When a record has
+errors, they are printed here and shown over the page in the browser, and
+the last good site is still served. Stop with Ctrl-C.")]
+    Serve {
+        /// The site folder (holds site.yaml, findings/, data/).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The port on 127.0.0.1; 0 picks a free one.
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+        /// Open the home page in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// Build into this folder instead of a temporary one (its contents are replaced).
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Build with this base_url instead of the local address.
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Include draft findings.
+        #[arg(long)]
+        drafts: bool,
+    },
+    /// List findings, optionally those concerning an engine version, with each one's state for it.
+    List {
+        /// The site folder.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Only findings with an entry for this engine id (e.g. vllm).
+        #[arg(long)]
+        engine: Option<String>,
+        /// With --engine: the version to report states for (any version, listed or not).
+        #[arg(long, requires = "engine")]
+        version: Option<String>,
+        /// Only this group id.
+        #[arg(long)]
+        group: Option<String>,
+        /// Only this status (open, fixed, mitigated, advice).
+        #[arg(long)]
+        status: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+    /// Check the engine versions a deployment pins against the findings:
+    /// exit 1 when a finding at or above --fail-on applies, 2 when the
+    /// audit cannot be done (a pin that names no version, a source that
+    /// cannot be read).
+    Audit {
+        /// Files that pin engine versions: requirements files and `pip
+        /// freeze` output (`-` reads standard input), uv.lock,
+        /// pyproject.toml, Dockerfiles, compose files and Kubernetes
+        /// manifests.
+        files: Vec<PathBuf>,
+        /// An engine version to check as well, as ID=VERSION (e.g.
+        /// vllm=0.30); repeat for more. It also stands in for a pin of the
+        /// same engine that names no version.
+        #[arg(long = "engine", value_name = "ID=VERSION")]
+        engines: Vec<String>,
+        /// Check against a published site instead of --root: its address
+        /// (ending in /), the address or path of its findings.json, or a
+        /// built site's folder.
+        #[arg(long, value_name = "URL|PATH", conflicts_with = "root")]
+        from: Option<String>,
+        /// The site folder whose records to check against.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
+        format: AuditFormat,
+        /// The states that fail the run: affected, in-range (affected or
+        /// in range) or never. Seen, clean, fixed, mitigated and unknown
+        /// never fail it.
+        #[arg(long, value_enum, default_value_t = FailOn::InRange)]
+        fail_on: FailOn,
+    },
+    /// Print one finding's facts and permanent URL.
+    Show {
+        /// The finding number (7 or F7).
+        id: String,
+        /// The site folder.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Start a new finding with the next free id, today's date and a body skeleton.
+    New {
+        /// The finding's title, as a sentence.
+        title: String,
+        /// Group id from site.yaml.
+        #[arg(long)]
+        group: String,
+        /// Engine id from site.yaml.
+        #[arg(long)]
+        engine: String,
+        /// A version found affected.
+        #[arg(long)]
+        version: Option<String>,
+        /// Record --version as seen, not affected: the problem showed while
+        /// it ran, but it does not lie in the engine (a grader, a client, a
+        /// chat template, a way of measuring).
+        #[arg(long, requires = "version")]
+        seen: bool,
+        /// The site folder.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Start a new run folder with a run.yaml and a CSV table to fill in.
+    NewRun {
+        /// The run id (lowercase letters, digits and '-').
+        id: String,
+        /// Engine id from site.yaml.
+        #[arg(long)]
+        engine: String,
+        /// Engine version measured.
+        #[arg(long)]
+        version: String,
+        /// The site folder.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ListFormat {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum AuditFormat {
+    /// A table for a terminal.
+    Table,
+    /// JSON (docs/json.md).
+    Json,
+    /// Markdown for an issue, a pull-request comment or a job summary.
+    Markdown,
+    /// GitHub Actions workflow commands: annotations on the pinning lines.
+    Github,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum FailOn {
+    /// Tested versions found affected.
+    Affected,
+    /// Affected, and untested versions inside the known range.
+    InRange,
+    /// Nothing: report only.
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Format {
+    Text,
+    Json,
+}
