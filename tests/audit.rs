@@ -752,3 +752,125 @@ fn a_newer_export_is_refused_by_its_schema_version() {
         out.stderr
     );
 }
+
+#[test]
+fn what_reviewers_met_in_real_files() {
+    let dir = repo(&[
+        // A byte-order mark, as some Windows editors write.
+        ("bom-requirements.txt", "\u{feff}vllm==0.30.0\n"),
+        // A mirror keeps the repository path under another registry.
+        (
+            "mirror.yaml",
+            "spec:\n  containers:\n    - image: registry.local:5000/lmsysorg/sglang:v0.5.20-b200\t# GPU build\n",
+        ),
+        // An editable install as `pip freeze` writes it, with no #egg=.
+        (
+            "freeze.txt",
+            "# Editable install with no version control (tensorrt_llm==1.3.0rc29)\n-e /src/TensorRT-LLM\n",
+        ),
+    ]);
+    let out = audit_in(
+        dir.path(),
+        &[
+            "--root",
+            &bundled(),
+            "bom-requirements.txt",
+            "mirror.yaml",
+            "freeze.txt",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let versions: Vec<String> = v["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} at {}:{}",
+                d["engine"].as_str().unwrap(),
+                d["version"].as_str().unwrap(),
+                d["pinned_at"][0]["file"].as_str().unwrap(),
+                d["pinned_at"][0]["line"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        versions,
+        [
+            "vllm 0.30.0 at bom-requirements.txt:1",
+            "sglang 0.5.20 at mirror.yaml:3"
+        ]
+    );
+    assert_eq!(v["problems"][0]["file"], "freeze.txt");
+    assert_eq!(v["problems"][0]["line"], 2);
+    assert_eq!(v["problems"][0]["severity"], "error");
+    assert_eq!(
+        v["problems"][0]["message"],
+        "`-e /src/TensorRT-LLM` installs TensorRT-LLM from source, which names no version"
+    );
+}
+
+#[test]
+fn a_package_pin_does_not_vouch_for_an_image() {
+    // The container runs what its tag says, whatever pip installed beside it.
+    let dir = repo(&[
+        ("requirements.txt", "vllm==0.30.0\n"),
+        ("Dockerfile", "FROM vllm/vllm-openai:latest\n"),
+    ]);
+    let out = audit_in(
+        dir.path(),
+        &["--root", &bundled(), "requirements.txt", "Dockerfile"],
+        "",
+    );
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("Dockerfile:1: error: `vllm/vllm-openai:latest`: the tag \"latest\" names no version of vLLM\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn with_format_github_a_stop_is_annotated_too() {
+    let dir = deployment();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let from = format!("http://127.0.0.1:{closed}/");
+    let out = audit_in(
+        dir.path(),
+        &["--from", &from, "requirements.txt", "--format", "github"],
+        "",
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stdout.starts_with(&format!(
+            "::error title=findings audit could not run::cannot fetch http://127.0.0.1:{closed}/findings.json: "
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("%0Ahint: check the address and the network"),
+        "{}",
+        out.stdout
+    );
+    let out = audit_in(
+        dir.path(),
+        &["--root", &bundled(), "notes.md", "--format", "github"],
+        "",
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stdout.starts_with("::error file=notes.md,title=findings audit could not run::notes.md: cannot tell what kind of file this is from its name%0Ahint: "),
+        "{}",
+        out.stdout
+    );
+}

@@ -345,12 +345,27 @@ pub fn markdown(c: &Catalog, a: &Audit) -> String {
     out
 }
 
-/// Text in a table cell: one line, no `|`, no HTML.
+/// Text for a Markdown table cell or list item: one line; `|` escaped
+/// everywhere (GitHub splits a row on it even inside code); `\` and `<`
+/// escaped outside code spans only, since inside them they are shown as
+/// written.
 fn cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace(['\n', '\r'], " ")
+    let mut out = String::with_capacity(s.len());
+    let mut in_code = false;
+    for c in s.chars() {
+        match c {
+            '`' => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' => out.push(' '),
+            '\\' if !in_code => out.push_str("\\\\"),
+            '<' if !in_code => out.push_str("&lt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn capitalize(s: &str) -> String {
@@ -404,6 +419,32 @@ pub fn github(c: &Catalog, a: &Audit) -> String {
     out
 }
 
+/// An error that stopped the audit before it had a report (a source or an
+/// input that cannot be read), as a workflow command, so that the run's
+/// annotations say why it failed.
+pub fn github_error(
+    file: Option<&str>,
+    line: Option<usize>,
+    message: &str,
+    hint: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    let text = match hint {
+        Some(h) => format!("{message}\nhint: {h}"),
+        None => message.to_string(),
+    };
+    let mut props = Vec::new();
+    if let Some(f) = file {
+        props.push(format!("file={}", property(f)));
+        if let Some(l) = line {
+            props.push(format!("line={l}"));
+        }
+    }
+    props.push("title=findings audit could not run".to_string());
+    let _ = writeln!(out, "::error {}::{}", props.join(","), data(&text));
+    out
+}
+
 fn command(
     out: &mut String,
     level: &str,
@@ -442,5 +483,6 @@ mod tests {
         assert_eq!(data("50% of it\nnext"), "50%25 of it%0Anext");
         assert_eq!(property("a:b,c"), "a%3Ab%2Cc");
         assert_eq!(cell("a | b\n<c>"), "a \\| b &lt;c>");
+        assert_eq!(cell("`x<y\\z` and <z>"), "`x<y\\z` and &lt;z>");
     }
 }

@@ -2,12 +2,15 @@
 //! a [`Problem`] when not.
 //!
 //! A package belongs to the engine whose `packages` lists it, an image to
-//! the one whose `images` lists its repository; anything else is not an
-//! engine and is left alone. A reference that names no version (a range,
-//! an unpinned name, a URL, `latest`, a digest alone) is an error, unless
-//! another input or `--engine` gives the same engine a version: a
-//! `pyproject.toml` range beside the `uv.lock` that pins it is the usual
-//! case, and then it is only a note.
+//! the one whose `images` lists its repository (or a mirror of it: the same
+//! path under another registry); anything else is not an engine and is
+//! left alone. A reference that names no version (a range, an unpinned
+//! name, a URL, `latest`, a digest alone) is an error, with two exceptions
+//! that make it a note: a package whose version another package pin gives
+//! (a `pyproject.toml` range beside the `uv.lock` that pins it), and
+//! anything whose version `--engine` gives. An image's problem is never
+//! excused by a package pin: a container runs what its tag says, whatever
+//! the Python environment next to it holds.
 
 use super::inputs::images::tag_version;
 use super::inputs::{Reference, Spec, What};
@@ -88,7 +91,9 @@ pub fn engine_args(catalog: &Catalog, args: &[String]) -> Result<Vec<Pin>, Vec<S
             ));
             continue;
         };
-        match Version::parse(version.trim()) {
+        // A local label (`+cu126`) names a build of the same release.
+        let public = version.trim().split('+').next().unwrap_or("");
+        match Version::parse(public) {
             Ok(v) => pins.push(Pin {
                 engine,
                 version: v,
@@ -112,34 +117,46 @@ pub fn resolve(
     refs: Vec<Reference>,
     given: Vec<Pin>,
 ) -> (Vec<Pin>, Vec<Problem>) {
-    let mut pins = Vec::new();
-    let mut problems = Vec::new();
+    // Each pin and problem with whether it came from an image.
+    let mut pins: Vec<(Pin, bool)> = Vec::new();
+    let mut problems: Vec<(Problem, bool)> = Vec::new();
     for r in refs {
         let Some((engine, read)) = read_version(catalog, &r) else {
             continue;
         };
+        let from_image = matches!(r.what, What::Image(_));
         match read {
-            Ok(version) => pins.push(Pin {
-                engine,
-                version,
-                file: Some(r.file),
-                line: r.line,
-                text: r.text,
-            }),
-            Err((message, hint)) => problems.push(Problem {
-                engine,
-                file: r.file,
-                line: r.line,
-                text: r.text,
-                message,
-                hint,
-                is_error: true,
-            }),
+            Ok(version) => pins.push((
+                Pin {
+                    engine,
+                    version,
+                    file: Some(r.file),
+                    line: r.line,
+                    text: r.text,
+                },
+                from_image,
+            )),
+            Err((message, hint)) => problems.push((
+                Problem {
+                    engine,
+                    file: r.file,
+                    line: r.line,
+                    text: r.text,
+                    message,
+                    hint,
+                    is_error: true,
+                },
+                from_image,
+            )),
         }
     }
-    pins.extend(given);
-    for p in &mut problems {
-        if let Some(other) = pins.iter().find(|pin| pin.engine == p.engine) {
+    pins.extend(given.into_iter().map(|p| (p, false)));
+    for (p, from_image) in &mut problems {
+        // `--engine` excuses anything; a package pin excuses a package.
+        let instead = pins.iter().find(|(pin, pin_from_image)| {
+            pin.engine == p.engine && (pin.file.is_none() || (!*from_image && !*pin_from_image))
+        });
+        if let Some((other, _)) = instead {
             p.is_error = false;
             p.hint = format!(
                 "{}'s version comes from {} ({}) instead",
@@ -149,7 +166,10 @@ pub fn resolve(
             );
         }
     }
-    (pins, problems)
+    (
+        pins.into_iter().map(|(p, _)| p).collect(),
+        problems.into_iter().map(|(p, _)| p).collect(),
+    )
 }
 
 type Read = Result<Version, (String, String)>;
@@ -212,39 +232,79 @@ fn read_version(catalog: &Catalog, r: &Reference) -> Option<(usize, Read)> {
             let engine = catalog
                 .engines
                 .iter()
-                .position(|e| e.images.contains(&image.repository))?;
+                .position(|e| e.images.iter().any(|i| same_image(&image.repository, i)))?;
             let e = &catalog.engines[engine];
             let hint = format!(
                 "use a release tag ({}:v0.30.0 style; a digest may follow it), or pass --engine {}=VERSION",
                 image.repository, e.id
             );
-            let read = match (&image.tag, &image.unresolved) {
-                (_, Some(var)) => Err((
+            // A variable left unset matters only when the tag is not read
+            // without it (it may have stood for the registry).
+            // A variable left unset matters only when the tag cannot be read
+            // without it: it may have stood for the registry.
+            let version = image.tag.as_deref().and_then(tag_version);
+            let read = match (version, image.tag.as_deref(), &image.unresolved) {
+                (Some(version), _, _) => Ok(version),
+                (None, _, Some(var)) => Err((
                     format!("`{text}` takes its tag from ${var}, which has no value in this file"),
                     format!(
                         "give {var} a default in the file, or pass --engine {}=VERSION",
                         e.id
                     ),
                 )),
-                (Some(tag), None) => tag_version(tag).ok_or_else(|| {
-                    (
-                        format!("`{text}`: the tag \"{tag}\" names no version of {}", e.name),
-                        hint.clone(),
-                    )
-                }),
-                (None, None) if image.digest => Err((
+                (None, Some(tag), None) => Err((
+                    format!("`{text}`: the tag \"{tag}\" names no version of {}", e.name),
+                    hint,
+                )),
+                (None, None, None) if image.digest => Err((
                     format!(
                         "`{text}` pins a {} image by digest alone, which names no version",
                         e.name
                     ),
-                    hint.clone(),
+                    hint,
                 )),
-                (None, None) => Err((
+                (None, None, None) => Err((
                     format!("`{text}` has no tag, so it runs whatever `latest` is"),
-                    hint.clone(),
+                    hint,
                 )),
             };
             Some((engine, read))
         }
+    }
+}
+
+/// Whether `repository` is `image`, or a mirror of it: the same path under
+/// another registry (`registry.local:5000/vllm/vllm-openai`), also for an
+/// image whose own registry the mirror leaves out
+/// (`mirror.local/nvidia/tensorrt-llm/release`).
+fn same_image(repository: &str, image: &str) -> bool {
+    if repository == image {
+        return true;
+    }
+    let path = match image.split_once('/') {
+        // A first part with a dot or a colon is a registry.
+        Some((host, rest)) if host.contains(['.', ':']) => rest,
+        _ => image,
+    };
+    repository.ends_with(&format!("/{image}")) || repository.ends_with(&format!("/{path}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_image;
+
+    #[test]
+    fn mirrors_keep_the_repository_path() {
+        assert!(same_image("vllm/vllm-openai", "vllm/vllm-openai"));
+        assert!(same_image(
+            "registry.local:5000/vllm/vllm-openai",
+            "vllm/vllm-openai"
+        ));
+        assert!(same_image(
+            "mirror.local/nvidia/tensorrt-llm/release",
+            "nvcr.io/nvidia/tensorrt-llm/release"
+        ));
+        assert!(!same_image("myorg/vllm-openai", "vllm/vllm-openai"));
+        assert!(!same_image("evilvllm/vllm-openai", "vllm/vllm-openai"));
     }
 }

@@ -20,38 +20,61 @@ pub(crate) fn audit(
     fail_on: FailOn,
 ) -> Result<ExitCode, ExitCode> {
     use findings::audit::{self as audit, inputs, resolve, Catalog};
+    // Errors before a report: on stderr, and with --format github also as
+    // annotations, so that the run shows why it stopped.
+    let stop = |file: Option<&str>, line: Option<usize>, message: &str, hint: Option<&str>| {
+        ui.error(message);
+        if let Some(h) = hint {
+            eprintln!("  hint: {h}");
+        }
+        if matches!(format, AuditFormat::Github) {
+            print!("{}", audit::report::github_error(file, line, message, hint));
+        }
+    };
     let bad = ExitCode::from(2);
     if files.is_empty() && engines.is_empty() {
-        ui.error("nothing to audit: name the files that pin engine versions, or pass --engine ID=VERSION");
+        stop(
+            None,
+            None,
+            "nothing to audit: name the files that pin engine versions, or pass --engine ID=VERSION",
+            None,
+        );
         return Err(bad);
     }
     let catalog = match &from {
         Some(from) => audit::source::fetch(from).map_err(|e| {
-            ui.error(&e.message);
-            if let Some(h) = &e.hint {
-                eprintln!("  hint: {h}");
-            }
+            stop(None, None, &e.message, e.hint.as_deref());
             ExitCode::from(2)
         })?,
         None => {
-            let model = open(ui, &root).map_err(|_| ExitCode::from(2))?;
+            let model = open(ui, &root).map_err(|_| {
+                if matches!(format, AuditFormat::Github) {
+                    print!(
+                        "{}",
+                        audit::report::github_error(
+                            None,
+                            None,
+                            "the records have errors",
+                            Some("run `findings check`")
+                        )
+                    );
+                }
+                ExitCode::from(2)
+            })?;
             let place = root.display().to_string();
             Catalog::from_model(&model, format!("the records in {place}"))
         }
     };
     let given = resolve::engine_args(&catalog, &engines).map_err(|errors| {
         for e in errors {
-            ui.error(e);
+            stop(None, None, &e, None);
         }
         ExitCode::from(2)
     })?;
     let (refs, errors) = inputs::read_all(&files);
     if !errors.is_empty() {
         for e in &errors {
-            ui.error(e);
-            if let Some(h) = &e.hint {
-                eprintln!("  hint: {h}");
-            }
+            stop(Some(&e.file), e.line, &e.to_string(), e.hint.as_deref());
         }
         return Err(bad);
     }

@@ -361,20 +361,53 @@ fn code_block(code: &str, lang: &str) -> String {
     }
 }
 
-/// The first paragraph and the whole text of a body, as plain text, from a
-/// parse alone (no HTML, no highlighting): what lists and the search index
-/// need of every finding, at a fraction of the cost of [`render`].
-pub fn text_of(body: &str) -> (String, String) {
+/// What lists, the search index and the JSON export need of a body, as
+/// plain text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BodyText {
+    /// The first paragraph outside a heading, trimmed.
+    pub first_paragraph: String,
+    /// All the text, for the search index.
+    pub all: String,
+    /// The "What to do" section as one line: its paragraphs, list items and
+    /// code, spaces folded; empty without the section. For the terminal and
+    /// CI (`findings audit`), where a finding's advice must fit on a line.
+    pub what_to_do: String,
+}
+
+/// A body's [`BodyText`], from one parse alone (no HTML, no highlighting):
+/// at a fraction of the cost of [`render`].
+pub fn text_of(body: &str) -> BodyText {
     let mut first: Option<String> = None;
     let mut in_first = false;
     let mut depth = 0usize; // inside a heading
     let mut all = String::with_capacity(body.len());
+    // The heading being read, and where "What to do" stands: not yet met,
+    // being read, or over (the next heading of its level or above ends it).
+    let mut heading: Option<(HeadingLevel, String)> = None;
+    let (mut in_advice, mut advice_over) = (false, false);
+    let mut advice = String::new();
     for e in Parser::new_ext(body, options()) {
         match e {
-            Event::Start(Tag::Heading { .. }) => depth += 1,
+            Event::Start(Tag::Heading { level, .. }) => {
+                depth += 1;
+                if in_advice && level <= HeadingLevel::H2 {
+                    in_advice = false;
+                    advice_over = true;
+                }
+                heading = Some((level, String::new()));
+            }
             Event::End(TagEnd::Heading(_)) => {
                 depth = depth.saturating_sub(1);
                 all.push(' ');
+                if let Some((level, text)) = heading.take() {
+                    if in_advice {
+                        advice.push_str(&text);
+                        advice.push(' ');
+                    } else if !advice_over && level == HeadingLevel::H2 && is_what_to_do(&text) {
+                        in_advice = true;
+                    }
+                }
             }
             Event::Start(Tag::Paragraph) if first.is_none() && depth == 0 => {
                 first = Some(String::new());
@@ -383,8 +416,24 @@ pub fn text_of(body: &str) -> (String, String) {
             Event::End(TagEnd::Paragraph) => {
                 in_first = false;
                 all.push(' ');
+                if in_advice {
+                    advice.push(' ');
+                }
             }
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+            Event::Text(t) | Event::Code(t) => {
+                if in_first {
+                    if let Some(p) = &mut first {
+                        p.push_str(&t);
+                    }
+                }
+                match &mut heading {
+                    Some((_, text)) => text.push_str(&t),
+                    None if in_advice => advice.push_str(&t),
+                    None => {}
+                }
+                all.push_str(&t);
+            }
+            Event::Html(t) | Event::InlineHtml(t) => {
                 if in_first {
                     if let Some(p) = &mut first {
                         p.push_str(&t);
@@ -398,59 +447,39 @@ pub fn text_of(body: &str) -> (String, String) {
                         p.push(' ');
                     }
                 }
+                if in_advice {
+                    advice.push(' ');
+                }
                 all.push(' ');
             }
-            Event::End(_) => all.push(' '),
+            Event::End(end) => {
+                if in_advice
+                    && matches!(
+                        end,
+                        TagEnd::Item
+                            | TagEnd::CodeBlock
+                            | TagEnd::BlockQuote(_)
+                            | TagEnd::TableCell
+                    )
+                {
+                    advice.push(' ');
+                }
+                all.push(' ');
+            }
             _ => {}
         }
     }
-    (first.unwrap_or_default().trim().to_string(), all)
+    BodyText {
+        first_paragraph: first.unwrap_or_default().trim().to_string(),
+        all,
+        what_to_do: advice.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
 }
 
-/// The "What to do" section of a body as one line of plain text: its
-/// paragraphs, list items and code, spaces folded. Empty without the
-/// section. For the terminal and CI (`findings audit`), where a finding's
-/// advice must fit on a line.
+/// The "What to do" section of a body as one line of plain text (see
+/// [`BodyText::what_to_do`]).
 pub fn what_to_do_text(body: &str) -> String {
-    let mut inside = false;
-    let mut heading: Option<(HeadingLevel, String)> = None;
-    let mut out = String::new();
-    for e in Parser::new_ext(body, options()) {
-        match e {
-            Event::Start(Tag::Heading { level, .. }) => {
-                if inside && level <= HeadingLevel::H2 {
-                    break;
-                }
-                heading = Some((level, String::new()));
-            }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, text)) = heading.take() {
-                    if level == HeadingLevel::H2 && is_what_to_do(&text) {
-                        inside = true;
-                    } else if inside {
-                        out.push_str(&text);
-                        out.push(' ');
-                    }
-                }
-            }
-            Event::Text(t) | Event::Code(t) => match &mut heading {
-                Some((_, text)) => text.push_str(&t),
-                None if inside => out.push_str(&t),
-                None => {}
-            },
-            Event::SoftBreak
-            | Event::HardBreak
-            | Event::End(
-                TagEnd::Paragraph
-                | TagEnd::Item
-                | TagEnd::CodeBlock
-                | TagEnd::BlockQuote(_)
-                | TagEnd::TableCell,
-            ) if inside => out.push(' '),
-            _ => {}
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    text_of(body).what_to_do
 }
 
 /// Renders one line of inline Markdown (a title) without the paragraph.
@@ -577,7 +606,11 @@ mod tests {
     #[test]
     fn text_of_matches_the_rendered_first_paragraph() {
         let body = "Intro with `code`\nand *more*.\n\n## What to do\n\nDo it.\n";
-        let (first, all) = text_of(body);
+        let BodyText {
+            first_paragraph: first,
+            all,
+            ..
+        } = text_of(body);
         assert_eq!(first, render(body, &none).first_paragraph);
         assert_eq!(first, "Intro with code and more.");
         assert!(all.contains("What to do") && all.contains("Do it."));

@@ -169,7 +169,11 @@ fn prepare(
     f: &Finding,
     list_hash: bool,
 ) -> Result<Prepared, RenderError> {
-    let (first_paragraph, body_text) = markdown::text_of(&f.body);
+    let markdown::BodyText {
+        first_paragraph,
+        all: body_text,
+        what_to_do,
+    } = markdown::text_of(&f.body);
     let summary_md = f.summary.clone().unwrap_or(first_paragraph);
     let engines = f
         .engines
@@ -228,7 +232,7 @@ fn prepare(
     let card_html = (Arc::<str>::from(h3), Arc::<str>::from(h2));
     Ok(Prepared {
         summary_text: summary_text.into(),
-        what_to_do: markdown::what_to_do_text(&f.body).into(),
+        what_to_do: what_to_do.into(),
         card: Arc::new(card),
         card_html,
         list_hash,

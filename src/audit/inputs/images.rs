@@ -2,11 +2,12 @@
 //! Kubernetes manifests, and the rule that reads a version from a tag.
 //!
 //! **Tag rule** ([`tag_version`]): the tag without a leading `v`, read as a
-//! version (`v0.30.0` → 0.30.0, `1.3.0rc29`, `0.6.0-rc.1`); when that
-//! fails, the part before the first `-`, which drops a build suffix
-//! (`v0.5.20-cu126` → 0.5.20). A tag with no version in it (`latest`,
-//! `nightly`), no tag, or a digest alone names no version, and the caller
-//! reports it.
+//! version (`v0.30.0` → 0.30.0, `1.3.0rc29`). What follows a `-` is a
+//! pre-release only when it starts with `rc`, `alpha`, `beta`, `pre`, `dev`
+//! or `post` (`0.6.0-rc.1`); anything else is a build suffix and is dropped
+//! (`v0.5.20-cu126` → 0.5.20, `v0.30.0-b200` → 0.30.0: a GPU, not a beta). A
+//! tag with no version in it (`latest`, `nightly`), no tag, or a digest
+//! alone names no version, and the caller reports it.
 //!
 //! Variables are expanded where the file gives a value: a Dockerfile's
 //! `ARG NAME=default` before the `FROM`, and `${NAME:-default}` in either
@@ -54,10 +55,20 @@ pub fn parse_image(reference: &str) -> ImageRef {
 /// The version a tag names, by the tag rule (see the module docs).
 pub fn tag_version(tag: &str) -> Option<Version> {
     let t = tag.strip_prefix(['v', 'V']).unwrap_or(tag);
-    Version::parse(t).ok().or_else(|| {
-        let (head, _) = t.split_once('-')?;
-        Version::parse(head).ok()
-    })
+    match t.split_once('-') {
+        Some((head, suffix)) => {
+            let s = suffix.to_ascii_lowercase();
+            let pre = ["rc", "alpha", "beta", "pre", "dev", "post"]
+                .iter()
+                .any(|label| s.starts_with(label));
+            if pre {
+                Version::parse(t).ok()
+            } else {
+                Version::parse(head).ok()
+            }
+        }
+        None => Version::parse(t).ok(),
+    }
 }
 
 /// The images a Dockerfile's `FROM` lines use (not earlier stages).
@@ -74,7 +85,9 @@ pub fn dockerfile(text: &str, file: &str) -> Vec<Reference> {
             "ARG" => {
                 for word in words {
                     if let Some((name, value)) = word.split_once('=') {
-                        args.insert(name.to_string(), unquote(value).to_string());
+                        // A default may use earlier ARGs (`ARG IMAGE=${REPO}:${TAG}`).
+                        let (value, _) = expand(unquote(value), &args);
+                        args.insert(name.to_string(), value);
                     }
                 }
             }
@@ -100,27 +113,57 @@ pub fn dockerfile(text: &str, file: &str) -> Vec<Reference> {
 }
 
 /// The images a compose file or Kubernetes manifest names (`image:` keys,
-/// in any document of the file).
+/// in any document of the file). Read line by line, so that each keeps its
+/// line; the text of block scalars (`notes: |`) is skipped, so an `image:`
+/// quoted in a ConfigMap's data is not taken for one.
 pub fn manifest(text: &str, file: &str) -> Vec<Reference> {
     let mut out = Vec::new();
     let no_args = HashMap::new();
+    // The indentation of the key whose block scalar is being skipped.
+    let mut block: Option<usize> = None;
     for (i, raw) in text.lines().enumerate() {
+        let indent = raw.len() - raw.trim_start().len();
+        if let Some(key_indent) = block {
+            if raw.trim().is_empty() || indent > key_indent {
+                continue;
+            }
+            block = None;
+        }
         let t = raw.trim_start();
         let t = t.strip_prefix("- ").map_or(t, str::trim_start);
-        let Some(value) = t.strip_prefix("image:") else {
+        let value = strip_yaml_comment(t.split_once(':').map_or("", |(_, v)| v)).trim();
+        if value.starts_with(['|', '>']) {
+            block = Some(indent);
             continue;
-        };
-        let value = match value.find(" #") {
-            Some(at) => &value[..at],
+        }
+        if !t.starts_with("image:") {
+            continue;
+        }
+        // An anchor (`&img`) names the value; the value follows it.
+        let value = match value.strip_prefix('&') {
+            Some(anchored) => anchored
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, v)| v),
             None => value,
         };
         let value = unquote(value.trim());
-        if value.is_empty() || value.starts_with(['{', '|', '>', '&', '*']) {
+        if value.is_empty() || value.starts_with(['{', '*', '[']) {
             continue;
         }
         out.push(image_reference(file, i + 1, value, &no_args));
     }
     out
+}
+
+/// A YAML value without its comment: `#` after a space or a tab.
+fn strip_yaml_comment(value: &str) -> &str {
+    let b = value.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'#' && (i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t') {
+            return &value[..i];
+        }
+    }
+    value
 }
 
 fn image_reference(
@@ -246,6 +289,9 @@ mod tests {
         assert_eq!(v("v0.5.20-cu126").as_deref(), Some("0.5.20"));
         assert_eq!(v("1.3.0rc29").as_deref(), Some("1.3.0rc29"));
         assert_eq!(v("0.6.0-rc.1").as_deref(), Some("0.6.0-rc.1"));
+        assert_eq!(v("v0.30.0-b200").as_deref(), Some("0.30.0"));
+        assert_eq!(v("v0.30.0-a100-cu128").as_deref(), Some("0.30.0"));
+        assert_eq!(v("2.0.0-dev3").as_deref(), Some("2.0.0-dev3"));
         assert_eq!(v("latest"), None);
         assert_eq!(v("nightly-2026-11-30"), None);
     }
@@ -270,8 +316,9 @@ mod tests {
     fn dockerfile_reads_from_with_args_stages_and_continuations() {
         let text = "\
 # syntax=docker/dockerfile:1
-ARG SGLANG_TAG=v0.5.20-cu126
-FROM --platform=linux/amd64 lmsysorg/sglang:${SGLANG_TAG} AS base
+ARG REPO=lmsysorg/sglang
+ARG SGLANG_TAG=v0.5.20-cu126 IMAGE=\"${REPO}:${SGLANG_TAG}\"
+FROM --platform=linux/amd64 ${IMAGE} AS base
 RUN pip install x
 FROM base AS app
 FROM \\
@@ -282,9 +329,9 @@ FROM scratch
         assert_eq!(
             images(dockerfile(text, "Dockerfile")),
             vec![
-                (3, image("lmsysorg/sglang", Some("v0.5.20-cu126"), false)),
+                (4, image("lmsysorg/sglang", Some("v0.5.20-cu126"), false)),
                 (
-                    6,
+                    7,
                     image(
                         "nvcr.io/nvidia/tensorrt-llm/release",
                         Some("1.3.0rc29"),
@@ -292,7 +339,7 @@ FROM scratch
                     )
                 ),
                 (
-                    8,
+                    9,
                     ImageRef {
                         unresolved: Some("VLLM_TAG".into()),
                         ..image("vllm/vllm-openai", None, false)
@@ -310,6 +357,15 @@ services:
     image: \"vllm/vllm-openai:v0.30.0\"  # F3 applies
   router:
     image: ${ROUTER_IMAGE:-lmsysorg/sglang:v0.5.20}
+  cache:
+    image: &cache nvcr.io/nvidia/tensorrt-llm/release:1.3.0rc29\t# pinned
+---
+kind: ConfigMap
+data:
+  notes: |
+    image: vllm/vllm-openai:v0.27.1
+    not a key
+  next: 1
 ---
 spec:
   containers:
@@ -322,7 +378,15 @@ spec:
                 (3, image("vllm/vllm-openai", Some("v0.30.0"), false)),
                 (5, image("lmsysorg/sglang", Some("v0.5.20"), false)),
                 (
-                    9,
+                    7,
+                    image(
+                        "nvcr.io/nvidia/tensorrt-llm/release",
+                        Some("1.3.0rc29"),
+                        false
+                    )
+                ),
+                (
+                    18,
                     image(
                         "nvcr.io/nvidia/tensorrt-llm/release",
                         Some("1.3.0rc29"),

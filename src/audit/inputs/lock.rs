@@ -115,13 +115,20 @@ pub fn pyproject(text: &str, file: &str) -> Result<Vec<Reference>, InputError> {
     Ok(out)
 }
 
-/// One Poetry dependency: `vllm = "0.30.0"` or `vllm = { version = "…" }`.
+/// One Poetry dependency: `vllm = "0.30.0"`, `vllm = { version = "…" }`,
+/// or a list of such tables (one per platform or Python version).
 fn poetry(
     text: &str,
     file: &str,
     name: &Spanned<std::borrow::Cow<'_, str>>,
     value: &Spanned<DeValue<'_>>,
-) -> Option<Reference> {
+) -> Vec<Reference> {
+    if let DeValue::Array(list) = value.get_ref() {
+        return list
+            .iter()
+            .flat_map(|item| poetry(text, file, name, item))
+            .collect();
+    }
     let version = match value.get_ref() {
         DeValue::String(_) => Some(value),
         DeValue::Table(t) => t.get("version"),
@@ -156,7 +163,7 @@ fn poetry(
             ),
         },
     };
-    Some(Reference {
+    vec![Reference {
         file: file.to_string(),
         line: line_at(text, at),
         text: written,
@@ -164,7 +171,7 @@ fn poetry(
             name: package_name(name.get_ref()),
             spec,
         },
-    })
+    }]
 }
 
 fn parse<'i>(text: &'i str, file: &str) -> Result<DeValue<'i>, InputError> {
@@ -234,6 +241,10 @@ vllm = "0.30.0"
 [tool.poetry.group.gpu.dependencies]
 sglang = { version = "^0.5", extras = ["all"] }
 ninfer = { git = "https://example.org/ninfer.git" }
+tensorrt-llm = [
+  { version = "1.3.0rc29", platform = "linux" },
+  { version = "^1.3", platform = "darwin" },
+]
 "#;
         assert_eq!(
             pins(pyproject(text, "pyproject.toml").unwrap()),
@@ -246,6 +257,8 @@ ninfer = { git = "https://example.org/ninfer.git" }
                 (15, "vllm".into(), Spec::Exact("0.30.0".into())),
                 (17, "sglang".into(), Spec::Range("^0.5".into())),
                 (18, "ninfer".into(), Spec::Url),
+                (20, "tensorrt-llm".into(), Spec::Exact("1.3.0rc29".into())),
+                (21, "tensorrt-llm".into(), Spec::Range("^1.3".into())),
             ]
         );
     }

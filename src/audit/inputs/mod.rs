@@ -123,20 +123,22 @@ pub fn read_all(files: &[PathBuf]) -> (Vec<Reference>, Vec<InputError>) {
     let mut errors = Vec::new();
     let mut visited = Vec::new();
     for path in files {
-        read_one(path, &mut visited, &mut refs, &mut errors);
+        read_one(path, None, &mut visited, &mut refs, &mut errors);
     }
     (refs, errors)
 }
 
-/// Reads one input into `refs`; `visited` stops `-r` loops.
+/// Reads one input into `refs`, as `kind` or the kind its name says;
+/// `visited` stops `-r` loops.
 fn read_one(
     path: &Path,
+    kind: Option<Kind>,
     visited: &mut Vec<PathBuf>,
     refs: &mut Vec<Reference>,
     errors: &mut Vec<InputError>,
 ) {
     let shown = shown(path);
-    let Some(kind) = Kind::of(path) else {
+    let Some(kind) = kind.or_else(|| Kind::of(path)) else {
         errors.push(InputError {
             file: shown,
             line: None,
@@ -158,6 +160,12 @@ fn read_one(
     } else {
         std::fs::read_to_string(path)
     };
+    // pip and Docker both skip a byte-order mark; so must we, or the first
+    // line is lost.
+    let text = text.map(|t| match t.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => t,
+    });
     let text = match text {
         Ok(t) => t,
         Err(e) => {
@@ -178,7 +186,8 @@ fn read_one(
                 let base = path.parent().unwrap_or(Path::new("."));
                 let target = base.join(&include);
                 if target.exists() {
-                    read_one(&target, visited, refs, errors);
+                    // What -r and -c name is a requirements file, whatever its name.
+                    read_one(&target, Some(Kind::Requirements), visited, refs, errors);
                 } else {
                     errors.push(InputError {
                         file: shown.clone(),

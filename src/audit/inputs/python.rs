@@ -25,9 +25,13 @@ pub struct Requirements {
 /// Reads a requirements file or `pip freeze` output.
 pub fn requirements(text: &str, file: &str) -> Requirements {
     let mut out = Requirements::default();
+    // `pip freeze` writes the name and version of an editable install
+    // without a `#egg=` in a comment above it.
+    let mut editable_comment: Option<String> = None;
     for (line, logical) in logical_lines(text) {
         let content = strip_comment(&logical).trim();
         if content.is_empty() {
+            editable_comment = editable_name(&logical).or(editable_comment);
             continue;
         }
         let reference = |text: &str, name: String, spec: Spec| Reference {
@@ -43,7 +47,13 @@ pub fn requirements(text: &str, file: &str) -> Requirements {
                     out.includes.push((line, value.to_string()));
                 }
                 "e" | "-editable" => {
-                    if let Some(name) = egg_name(value) {
+                    // Without `#egg=`: the comment pip freeze writes, or the
+                    // folder's name. A source install of an engine must not
+                    // pass unseen.
+                    let name = egg_name(value)
+                        .or_else(|| editable_comment.take())
+                        .or_else(|| folder_name(value));
+                    if let Some(name) = name {
                         out.references
                             .push(reference(content, name, Spec::Editable));
                     }
@@ -120,13 +130,19 @@ pub fn exact_or_range(spec: &str) -> Spec {
 }
 
 /// Logical lines: physical lines joined where one ends in `\`, each with
-/// the 1-based number of its first line.
+/// the 1-based number of its first line. As in pip, a comment line never
+/// continues onto the next.
 fn logical_lines(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut current: Option<(usize, String)> = None;
     for (i, raw) in text.lines().enumerate() {
         let (start, mut joined) = current.take().unwrap_or((i + 1, String::new()));
-        match raw.strip_suffix('\\') {
+        let continued = if raw.trim_start().starts_with('#') {
+            None
+        } else {
+            raw.strip_suffix('\\')
+        };
+        match continued {
             Some(head) => {
                 joined.push_str(head);
                 joined.push(' ');
@@ -181,10 +197,38 @@ fn egg_name(value: &str) -> Option<String> {
     (!name.is_empty()).then(|| package_name(name))
 }
 
+/// The package of `# Editable install with no version control
+/// (vllm==0.30.0)` and the like.
+fn editable_name(comment: &str) -> Option<String> {
+    let c = comment.trim_start().strip_prefix('#')?.trim();
+    if !c.starts_with("Editable") {
+        return None;
+    }
+    let inner = c.rsplit_once('(')?.1.strip_suffix(')')?;
+    let name = inner.split("==").next()?.trim();
+    (!name.is_empty()).then(|| package_name(name))
+}
+
+/// The last folder of an editable install's path or address
+/// (`/src/vllm`, `file:///src/vllm/`, `git+https://…/vllm.git@v1`).
+fn folder_name(value: &str) -> Option<String> {
+    let v = value.split(['#', ' ']).next()?.trim_end_matches('/');
+    let last = v.rsplit('/').next()?;
+    let last = last.split('@').next()?.trim_end_matches(".git");
+    (!last.is_empty() && !last.contains(':')).then(|| package_name(last))
+}
+
 /// A wheel given by its file name or address
-/// (`vllm-0.30.0-cp38-abi3-manylinux1_x86_64.whl`): name and exact version.
+/// (`vllm-0.30.0-cp38-abi3-manylinux1_x86_64.whl`, or `vllm @
+/// https://…/vllm-0.30.0%2Bcu126-….whl#sha256=… ; python_version >= "3.10"`):
+/// name and exact version.
 fn wheel(requirement: &str) -> Option<(String, Spec)> {
-    let file = requirement.rsplit('/').next()?;
+    let address = requirement.split(';').next()?.trim();
+    let address = address.split('#').next()?;
+    let file = address.rsplit('/').next()?;
+    let file = percent_encoding::percent_decode_str(file)
+        .decode_utf8()
+        .ok()?;
     let stem = file.strip_suffix(".whl")?;
     let mut parts = stem.split('-');
     let name = parts.next()?;
@@ -222,6 +266,11 @@ ninfer @ file:///wheels/ninfer-1.0.tar.gz
 flash-attn
 numpy==2.*
 ./wheels/TensorRT_LLM-1.3.0rc29-cp312-cp312-linux_x86_64.whl
+# C:\\models\\ \\
+sglang @ https://example.org/w/sglang-0.5.20%2Bcu126-py3-none-any.whl#sha256=ab ; python_version >= \"3.10\"
+# Editable install with no version control (vllm==0.30.0)
+-e /src/vllm
+-e file:///src/SGLang/
 ";
         assert_eq!(
             read(text),
@@ -235,6 +284,9 @@ numpy==2.*
                 (10, "flash-attn".into(), Spec::Unpinned),
                 (11, "numpy".into(), Spec::Range("==2.*".into())),
                 (12, "tensorrt-llm".into(), Spec::Exact("1.3.0rc29".into())),
+                (14, "sglang".into(), Spec::Exact("0.5.20+cu126".into())),
+                (16, "vllm".into(), Spec::Editable),
+                (17, "sglang".into(), Spec::Editable),
             ]
         );
     }
