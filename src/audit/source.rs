@@ -87,6 +87,29 @@ impl SourceError {
     }
 }
 
+impl CatalogEngine {
+    /// An engine with its names normalized, whoever wrote them.
+    fn new<'a>(
+        id: &str,
+        name: &str,
+        packages: impl IntoIterator<Item = &'a String>,
+        images: impl IntoIterator<Item = &'a String>,
+    ) -> CatalogEngine {
+        CatalogEngine {
+            id: id.to_string(),
+            name: name.to_string(),
+            packages: packages
+                .into_iter()
+                .map(|p| crate::record::package_name(p))
+                .collect(),
+            images: images
+                .into_iter()
+                .map(|i| crate::record::image_repository(i))
+                .collect(),
+        }
+    }
+}
+
 impl Catalog {
     /// The catalog of a folder's records, as `build` models them.
     pub fn from_model(model: &Model, source: String) -> Catalog {
@@ -94,12 +117,7 @@ impl Catalog {
             .site
             .engines
             .iter()
-            .map(|e| CatalogEngine {
-                id: e.id.clone(),
-                name: e.name.clone(),
-                packages: e.packages.clone(),
-                images: e.images.clone(),
-            })
+            .map(|e| CatalogEngine::new(&e.id, &e.name, &e.packages, &e.images))
             .collect();
         let rank = |g: &str| model.site.groups.iter().position(|x| x.id == g);
         let mut listed: Vec<_> = model.listed().map(|i| &model.findings[i]).collect();
@@ -129,20 +147,7 @@ impl Catalog {
             .site
             .engines
             .iter()
-            .map(|e| CatalogEngine {
-                id: e.id.clone(),
-                name: e.name.clone(),
-                packages: e
-                    .packages
-                    .iter()
-                    .map(|p| crate::record::package_name(p))
-                    .collect(),
-                images: e
-                    .images
-                    .iter()
-                    .map(|i| crate::record::image_repository(i))
-                    .collect(),
-            })
+            .map(|e| CatalogEngine::new(&e.id, &e.name, &e.packages, &e.images))
             .collect();
         let groups = &export.site.groups;
         let rank = |g: &str| groups.iter().position(|x| x.id == g);

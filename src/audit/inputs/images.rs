@@ -14,7 +14,7 @@
 //! kind of file. Build arguments and `.env` files are not read; a tag left
 //! to one is reported as unreadable.
 
-use super::{Reference, What};
+use super::{logical_lines, Continuation, Reference, What};
 use crate::record::image_repository;
 use crate::version::Version;
 use std::collections::HashMap;
@@ -76,7 +76,7 @@ pub fn dockerfile(text: &str, file: &str) -> Vec<Reference> {
     let mut args: HashMap<String, String> = HashMap::new();
     let mut stages: Vec<String> = Vec::new();
     let mut out = Vec::new();
-    for (line, logical) in instructions(text) {
+    for (line, logical) in logical_lines(text, Continuation::Docker) {
         let mut words = logical.split_whitespace();
         let Some(instruction) = words.next() else {
             continue;
@@ -222,32 +222,6 @@ fn expand(text: &str, args: &HashMap<String, String>) -> (String, Option<String>
     }
     out.push_str(rest);
     (out, missing)
-}
-
-/// Instructions with their first line: comments dropped, lines ending in
-/// `\` joined.
-fn instructions(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let mut current: Option<(usize, String)> = None;
-    for (i, raw) in text.lines().enumerate() {
-        if raw.trim_start().starts_with('#') {
-            continue;
-        }
-        let (start, mut joined) = current.take().unwrap_or((i + 1, String::new()));
-        match raw.trim_end().strip_suffix('\\') {
-            Some(head) => {
-                joined.push_str(head);
-                joined.push(' ');
-                current = Some((start, joined));
-            }
-            None => {
-                joined.push_str(raw);
-                out.push((start, joined));
-            }
-        }
-    }
-    out.extend(current);
-    out
 }
 
 fn unquote(s: &str) -> &str {

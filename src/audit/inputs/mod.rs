@@ -220,6 +220,49 @@ fn shown(path: &Path) -> String {
     s.strip_prefix("./").unwrap_or(&s).to_string()
 }
 
+/// How lines continue with a trailing `\`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Continuation {
+    /// As pip reads requirements: `\` must end the line, and a comment
+    /// line never continues; comment lines are kept (pip freeze writes
+    /// facts in them).
+    Pip,
+    /// As Docker reads a Dockerfile: white space may follow the `\`, and
+    /// comment lines are dropped, also inside an instruction.
+    Docker,
+}
+
+/// Logical lines: physical lines joined where one ends in `\`, each with
+/// the 1-based number of its first line.
+fn logical_lines(text: &str, style: Continuation) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let comment = raw.trim_start().starts_with('#');
+        if comment && style == Continuation::Docker {
+            continue;
+        }
+        let (start, mut joined) = current.take().unwrap_or((i + 1, String::new()));
+        let end = match style {
+            Continuation::Pip => raw,
+            Continuation::Docker => raw.trim_end(),
+        };
+        match end.strip_suffix('\\').filter(|_| !comment) {
+            Some(head) => {
+                joined.push_str(head);
+                joined.push(' ');
+                current = Some((start, joined));
+            }
+            None => {
+                joined.push_str(raw);
+                out.push((start, joined));
+            }
+        }
+    }
+    out.extend(current);
+    out
+}
+
 /// 1-based line of a byte offset.
 fn line_at(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]

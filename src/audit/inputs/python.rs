@@ -10,7 +10,7 @@
 //! installs (`-e git+…#egg=vllm`), a wheel given by its file name, and
 //! `-r`/`-c` includes (returned, for the caller to read).
 
-use super::{Reference, Spec, What};
+use super::{logical_lines, Continuation, Reference, Spec, What};
 use crate::record::package_name;
 
 /// What a requirements file holds.
@@ -28,7 +28,7 @@ pub fn requirements(text: &str, file: &str) -> Requirements {
     // `pip freeze` writes the name and version of an editable install
     // without a `#egg=` in a comment above it.
     let mut editable_comment: Option<String> = None;
-    for (line, logical) in logical_lines(text) {
+    for (line, logical) in logical_lines(text, Continuation::Pip) {
         let content = strip_comment(&logical).trim();
         if content.is_empty() {
             editable_comment = editable_name(&logical).or(editable_comment);
@@ -127,37 +127,6 @@ pub fn exact_or_range(spec: &str) -> Spec {
         }
     }
     Spec::Range(spec.to_string())
-}
-
-/// Logical lines: physical lines joined where one ends in `\`, each with
-/// the 1-based number of its first line. As in pip, a comment line never
-/// continues onto the next.
-fn logical_lines(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let mut current: Option<(usize, String)> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let (start, mut joined) = current.take().unwrap_or((i + 1, String::new()));
-        let continued = if raw.trim_start().starts_with('#') {
-            None
-        } else {
-            raw.strip_suffix('\\')
-        };
-        match continued {
-            Some(head) => {
-                joined.push_str(head);
-                joined.push(' ');
-                current = Some((start, joined));
-            }
-            None => {
-                joined.push_str(raw);
-                out.push((start, joined));
-            }
-        }
-    }
-    if let Some(last) = current {
-        out.push(last);
-    }
-    out
 }
 
 /// The line without its comment: `#` at the start or after white space.
