@@ -322,13 +322,9 @@ fn github_commands_annotate_the_line_that_pins_each_version() {
 fn fail_on_chooses_which_states_fail_the_run() {
     // At vLLM 0.31 nothing is tested affected; seven findings are in range.
     let dir = repo(&[]);
+    let root = bundled();
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "--root",
-            &*Box::leak(bundled().into_boxed_str()),
-            "--engine",
-            "vllm=0.31",
-        ];
+        let mut args = vec!["--root", root.as_str(), "--engine", "vllm=0.31"];
         args.extend_from_slice(extra);
         audit_in(dir.path(), &args, "")
     };
@@ -606,8 +602,9 @@ fn bad_command_lines_exit_2() {
         (&["notes.md"], "error: notes.md: cannot tell what kind of file this is from its name\n  hint: audit reads requirements files"),
         (&["missing.txt"], "error: missing.txt: cannot read it: "),
     ];
+    let root = bundled();
     for (args, expected) in cases {
-        let mut all = vec!["--root", &*Box::leak(bundled().into_boxed_str())];
+        let mut all = vec!["--root", root.as_str()];
         all.extend_from_slice(args);
         let out = audit_in(dir.path(), &all, "");
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
