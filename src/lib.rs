@@ -13,7 +13,8 @@
 //!    charts, links), then the HTML [`pages`], one file per kind, and the
 //!    generated files beside them ([`outputs`]: search index, feeds,
 //!    sitemap, JSON export);
-//! 5. [`write`](mod@write): the files into a folder beside the output, then swapped in.
+//! 5. [`write`](mod@write): the files into a folder beside the output, then
+//!    swapped in, by the one process that holds the folder's lock.
 //!
 //! Below the stages: [`util`] (hashing, escaping), [`version`]s, [`urls`],
 //! [`assets`], the [`sink`] the stages hand files to, and the libraries
@@ -46,4 +47,7 @@ pub mod version;
 pub mod write;
 
 pub use incremental::Session;
-pub use pipeline::{build, check, open, BuildError, BuildOptions, BuildReport, Counts, Timings};
+pub use pipeline::{
+    build, build_locked, check, claim_output, open, BuildError, BuildOptions, BuildReport, Counts,
+    Timings,
+};

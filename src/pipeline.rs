@@ -11,6 +11,11 @@
 //! model (`list`, `show`); [`build`] runs everything (`findings build`),
 //! timing each stage. A [`Session`] (`serve`) runs the same stages with
 //! what it kept from its last build (see [`crate::incremental`]).
+//!
+//! A build first claims its output folder ([`claim_output`]): one process
+//! at a time writes a folder, and a second one is refused before it reads
+//! a record, so it writes nothing and waits on no work. `serve` claims the
+//! folder once and holds it for its whole life ([`Session::hold`]).
 
 use crate::diagnostics::Diagnostics;
 use crate::incremental::Session;
@@ -20,6 +25,7 @@ use crate::render::reuse::Reuse;
 use crate::render::templates::Templates;
 use crate::render::RenderError;
 use crate::sink::{Output, WriteError};
+use crate::write::{Busy, LockError, OutputLock};
 use crate::{load, outputs, pages, validate, write};
 use std::path::Path;
 
@@ -75,6 +81,18 @@ pub enum BuildError {
     /// The output folder could not be prepared or swapped.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// Another process is writing the output folder; nothing was written.
+    #[error(transparent)]
+    Busy(#[from] Busy),
+}
+
+impl From<LockError> for BuildError {
+    fn from(e: LockError) -> BuildError {
+        match e {
+            LockError::Busy(b) => BuildError::Busy(b),
+            LockError::Write(w) => BuildError::Write(w),
+        }
+    }
 }
 
 /// What a successful build did.
@@ -118,23 +136,60 @@ pub struct Counts {
     pub assets: usize,
 }
 
+/// Makes this process the writer of `output`, the output folder of the
+/// site in `root`, until the lock is dropped: refuses an output folder that
+/// would replace the records, and one that another process is writing.
+pub fn claim_output(root: &Path, output: &Path) -> Result<OutputLock, BuildError> {
+    write::check_output(root, output)?;
+    Ok(OutputLock::acquire(output)?)
+}
+
 /// Checks, models, renders and writes the site: what `findings build` does.
-/// On any error the previous output folder is left as it was.
+/// Claims the output folder first ([`claim_output`]) and lets go of it at
+/// the end. On any error the previous output folder is left as it was.
 pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
-    build_with(opts, None)
+    let lock = claim_output(&opts.root, &opts.output)?;
+    build_locked(opts, &lock)
+}
+
+/// [`build`] into an output folder this process has claimed already
+/// (`lock`, from [`claim_output`] for the same folder).
+pub fn build_locked(opts: &BuildOptions, lock: &OutputLock) -> Result<BuildReport, BuildError> {
+    build_with(opts, lock, None)
 }
 
 impl Session {
-    /// Builds as [`build`] does, reusing what earlier builds of this session did.
+    /// Builds as [`build`] does, reusing what earlier builds of this session
+    /// did. Claims the output folder at the first build unless the session
+    /// holds it already ([`Session::hold`]), and keeps it.
     pub fn build(&mut self, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
-        build_with(opts, Some(self))
+        let lock = match self.lock.take() {
+            Some(lock) if lock.covers(&opts.output) => lock,
+            _ => claim_output(&opts.root, &opts.output)?,
+        };
+        let result = build_with(opts, &lock, Some(self));
+        self.lock = Some(lock);
+        result
     }
 }
 
 fn build_with(
     opts: &BuildOptions,
+    lock: &OutputLock,
     session: Option<&mut Session>,
 ) -> Result<BuildReport, BuildError> {
+    if !lock.covers(&opts.output) {
+        return Err(BuildError::Write(WriteError {
+            path: opts.output.clone(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "this process holds the lock on {}, not on this folder",
+                    lock.output().display()
+                ),
+            ),
+        }));
+    }
     let mut timings = Timings::default();
     let mut clock = std::time::Instant::now();
     let mut lap = || {
@@ -173,13 +228,12 @@ fn build_with(
     .map_err(BuildError::Templates)?;
     let model = Model::build(site, loaded.findings, loaded.runs, opts.drafts);
     timings.model = lap();
-    write::check_output(&opts.root, &opts.output)?;
     let (staging, reuse) = match &session {
-        None => (write::Staging::new(&opts.output)?, Reuse::none()),
+        None => (write::Staging::new(lock)?, Reuse::none()),
         Some(s) => {
             let staging = match &s.manifest {
-                Some(m) if opts.output.is_dir() => write::Staging::update(&opts.output, m.clone())?,
-                _ => write::Staging::tracked(&opts.output)?,
+                Some(m) if opts.output.is_dir() => write::Staging::update(lock, m.clone())?,
+                _ => write::Staging::tracked(lock)?,
             };
             (staging, Reuse::from(&s.renders, &model, &templates))
         }
@@ -218,7 +272,8 @@ fn build_with(
                             session.renders.commit();
                         }
                         Err(e) => {
-                            // What is on disk is no longer known: start over.
+                            // What is on disk is no longer known: start over
+                            // (the caller keeps the lock).
                             *session = Session::new();
                             return Err(e.into());
                         }
@@ -277,7 +332,7 @@ fn render_site<O: Output>(
 }
 
 /// Writes the built-in static files, then the site's own `static/` over them.
-fn copy_static(root: &Path, staging: &write::Staging) -> Result<usize, WriteError> {
+fn copy_static(root: &Path, staging: &write::Staging<'_>) -> Result<usize, WriteError> {
     let mut n = 0;
     for (name, text) in crate::assets::STATIC {
         staging.write(name, text.as_bytes())?;

@@ -34,7 +34,8 @@ impl Date {
         let year: u16 = s[0..4].parse().ok()?;
         let month: u8 = s[5..7].parse().ok()?;
         let day: u8 = s[8..10].parse().ok()?;
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        let leap =
+            (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
         let days = match month {
             1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
             4 | 6 | 9 | 11 => 30,

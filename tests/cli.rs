@@ -64,6 +64,12 @@ fn help_documents_exit_status() {
     for code in ["  0  ", "  1  ", "  2  "] {
         assert!(out.stdout.contains(code), "{}", out.stdout);
     }
+    assert!(
+        out.stdout
+            .contains("an output folder that another findings process is writing"),
+        "{}",
+        out.stdout
+    );
     let out = common::run_in(&common::bundled(), &["serve", "--help"]);
     assert!(out.stdout.contains("--port"), "{}", out.stdout);
 }

@@ -78,7 +78,8 @@ fn an_output_that_would_replace_the_records() {
 fn a_full_disk_is_reported_with_the_path() {
     // /dev/full accepts an open and fails every write with ENOSPC.
     let tmp = tempfile::tempdir().unwrap();
-    let staging = findings::write::Staging::new(&tmp.path().join("public")).unwrap();
+    let lock = findings::write::OutputLock::acquire(&tmp.path().join("public")).unwrap();
+    let staging = findings::write::Staging::new(&lock).unwrap();
     let target = staging.dir().join("findings/x/index.html");
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink("/dev/full", &target).unwrap();
@@ -238,7 +239,8 @@ fn a_build_killed_during_the_swap_gets_the_previous_site_back() {
     std::fs::create_dir_all(&building).unwrap();
     std::fs::write(building.join("index.html"), "half built").unwrap();
 
-    let staging = findings::write::Staging::new(&out).unwrap();
+    let lock = findings::write::OutputLock::acquire(&out).unwrap();
+    let staging = findings::write::Staging::new(&lock).unwrap();
     assert_eq!(
         std::fs::read_to_string(out.join("index.html")).unwrap(),
         "previous site"

@@ -10,7 +10,9 @@
 //!   `crate::render::reuse::Store`;
 //! - the list of files on disk with a hash of each ([`Manifest`]), so the
 //!   write stage updates the site in place;
-//! - the last build's templates, reused while their files are the same.
+//! - the last build's templates, reused while their files are the same;
+//! - the lock on the output folder, held from the first build (or from
+//!   [`Session::hold`]) until the session is dropped.
 //!
 //! The stages never name this module: they declare what they can reuse,
 //! and a clean build runs the very same stage code with nothing to reuse.
@@ -21,7 +23,7 @@ mod records;
 mod renders;
 
 use crate::render::templates::Templates;
-use crate::write::Manifest;
+use crate::write::{Manifest, OutputLock};
 use std::sync::Arc;
 
 /// Everything a long-running process keeps between builds of one site
@@ -41,11 +43,21 @@ pub struct Session {
     pub(crate) manifest: Option<Manifest>,
     /// The last build's templates, reused while their files are the same.
     pub(crate) templates: Option<Arc<Templates>>,
+    /// The lock on the output folder: every build of the session writes it.
+    pub(crate) lock: Option<OutputLock>,
 }
 
 impl Session {
     /// A new session; its first build is a full one.
     pub fn new() -> Session {
         Session::default()
+    }
+
+    /// Holds `lock` (see [`crate::pipeline::claim_output`]) for as long as
+    /// the session lives: what `serve` does, so that no other process
+    /// writes its folder between builds, not even while the records have
+    /// errors and nothing is built.
+    pub fn hold(&mut self, lock: OutputLock) {
+        self.lock = Some(lock);
     }
 }

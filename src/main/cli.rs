@@ -9,9 +9,11 @@ Exit status:
   0  success: the folder is clean (warnings allowed) and the command did its work;
      `serve` also exits 0 when stopped with Ctrl-C
   1  errors in the records, a template that fails, output that cannot be written,
-     `show` of a finding that does not exist, `new` that would overwrite a file,
-     or `serve` that cannot listen on its port; for `audit`, a finding at or
-     above --fail-on applies to a version the deployment pins
+     an output folder that another findings process is writing (`build`,
+     `serve`: nothing is touched), `show` of a finding that does not exist,
+     `new` that would overwrite a file, or `serve` that cannot listen on its
+     port; for `audit`, a finding at or above --fail-on applies to a version
+     the deployment pins
   2  a wrong command line: an unknown option or value, an unknown engine or group;
      for `audit`, an audit that cannot be done: a pin that names no version, a
      source or an input that cannot be read, records with errors
@@ -50,6 +52,10 @@ pub(crate) enum Command {
         format: Format,
     },
     /// Check, then render the site into the output folder (built aside, then swapped in).
+    #[command(after_help = "\
+One process at a time writes an output folder: build holds a lock on it
+(the file .<name>.lock beside it) from its start to its end, and exits 1,
+touching nothing, while another build or serve holds it.")]
     Build {
         /// The site folder (holds site.yaml, findings/, data/).
         #[arg(long, default_value = ".")]
@@ -74,7 +80,11 @@ base_url set to the local address, so public/ is never overwritten with a
 site that links to 127.0.0.1. Changes under findings/, data/, templates/,
 static/ and to site.yaml rebuild it; open pages reload. When a record has
 errors, they are printed here and shown over the page in the browser, and
-the last good site is still served. Stop with Ctrl-C.")]
+the last good site is still served. Stop with Ctrl-C.
+
+With --output DIR, serve holds a lock on DIR (the file .<name>.lock beside
+it) until it stops, so no other build or serve writes it meanwhile; one that
+tries exits 1 naming this server.")]
     Serve {
         /// The site folder (holds site.yaml, findings/, data/).
         #[arg(long, default_value = ".")]

@@ -31,6 +31,47 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// (see docs/performance.md). 50 ms costs no measurable time.
 const PURGE_DELAY_MS: std::ffi::c_long = 50;
 
+/// What a build writes with: the lock `build` took, or `serve`'s session
+/// (which holds its own).
+pub(crate) enum Writer<'a> {
+    Once(&'a findings::write::OutputLock),
+    Serve(&'a mut findings::Session),
+}
+
+/// Claims the output folder for `build` or `serve` (see
+/// [`findings::claim_output`]) and says so when it takes over the lock of a
+/// process that ended without letting go; or reports why not.
+pub(crate) fn claim(
+    ui: Ui,
+    root: &Path,
+    output: &Path,
+    serving: bool,
+) -> Result<findings::write::OutputLock, ExitCode> {
+    match findings::claim_output(root, output) {
+        Ok(lock) => {
+            if let Some(note) = lock.takeover_note() {
+                ui.note(note);
+            }
+            Ok(lock)
+        }
+        Err(e) => {
+            ui.error(&e);
+            if let findings::BuildError::Busy(busy) = &e {
+                eprintln!("  hint: {}", busy.hint());
+            }
+            // `serve` stops here with the error; `build` ends as a failed build does.
+            if !serving {
+                let outcome = match e {
+                    findings::BuildError::Busy(_) => "nothing was written".to_string(),
+                    _ => format!("the previous site in {} is unchanged", output.display()),
+                };
+                eprintln!("build: stopped; {outcome}");
+            }
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 /// Builds once and reports it like `findings build` does: warnings, one
 /// summary line (`verb: … in N ms`), stage times with --verbose, errors.
 /// Returns the error messages when the build failed.
@@ -39,13 +80,13 @@ fn build_and_report(
     opts: &findings::BuildOptions,
     format: Format,
     verb: &str,
-    session: Option<&mut findings::Session>,
+    writer: Writer<'_>,
 ) -> Result<(), Vec<String>> {
     let start = Instant::now();
-    let serving = session.is_some();
-    let result = ui.progress("building the site", || match session {
-        Some(s) => s.build(opts),
-        None => findings::build(opts),
+    let serving = matches!(writer, Writer::Serve(_));
+    let result = ui.progress("building the site", || match writer {
+        Writer::Serve(s) => s.build(opts),
+        Writer::Once(lock) => findings::build_locked(opts, lock),
     });
     let elapsed = start.elapsed();
     match result {
@@ -325,7 +366,8 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 base_url,
                 drafts,
             };
-            match build_and_report(ui, &opts, format, "build", None) {
+            let lock = claim(ui, &opts.root, &opts.output, false)?;
+            match build_and_report(ui, &opts, format, "build", Writer::Once(&lock)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             }

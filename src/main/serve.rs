@@ -1,9 +1,9 @@
 //! `findings serve` around [`findings::serve`]: builds, rebuilds on
 //! change, reports each build, and opens the browser when asked.
 
-use crate::build_and_report;
 use crate::cli::Format;
 use crate::ui::Ui;
+use crate::{build_and_report, claim, Writer};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,7 +46,7 @@ impl findings::serve::Host for ServeHost {
             &self.opts,
             Format::Text,
             &verb,
-            Some(&mut self.session),
+            Writer::Serve(&mut self.session),
         )
     }
 
@@ -100,15 +100,6 @@ pub(crate) fn serve(
     base_url: Option<String>,
     drafts: bool,
 ) -> ExitCode {
-    let server = match findings::serve::Server::bind(port) {
-        Ok(s) => s,
-        Err(e) => {
-            ui.error(format_args!(
-                "cannot listen on 127.0.0.1:{port}: {e}; pick another port with --port N, or --port 0 for any free one"
-            ));
-            return ExitCode::FAILURE;
-        }
-    };
     // The site goes into a temporary folder unless told otherwise; it is
     // removed when `temp` drops, after the server has stopped.
     let temp;
@@ -125,6 +116,22 @@ pub(crate) fn serve(
             }
         },
     };
+    // The folder is this server's for as long as it runs (it writes it on
+    // every rebuild), claimed before the port: another port would not help
+    // a second server of the same folder.
+    let lock = match claim(ui, &root, &output, true) {
+        Ok(lock) => lock,
+        Err(code) => return code,
+    };
+    let server = match findings::serve::Server::bind(port) {
+        Ok(s) => s,
+        Err(e) => {
+            ui.error(format_args!(
+                "cannot listen on 127.0.0.1:{port}: {e}; pick another port with --port N, or --port 0 for any free one"
+            ));
+            return ExitCode::FAILURE;
+        }
+    };
     let stopper = server.stopper();
     let pressed = std::sync::atomic::AtomicBool::new(false);
     let handler = move || {
@@ -140,9 +147,11 @@ pub(crate) fn serve(
             ui.paint("warning:", "1;33")
         );
     }
+    let mut session = findings::Session::new();
+    session.hold(lock);
     let mut host = ServeHost {
         ui,
-        session: findings::Session::new(),
+        session,
         opts: findings::BuildOptions {
             root: root.clone(),
             output: output.clone(),

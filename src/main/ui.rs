@@ -40,6 +40,14 @@ impl Ui {
         eprintln!("{} {message}", self.paint("error:", "1;31"));
     }
 
+    /// `note: message` on stderr, unless --quiet: something worth knowing
+    /// that is not a problem.
+    pub(crate) fn note(&self, message: impl std::fmt::Display) {
+        if !self.quiet {
+            eprintln!("{} {message}", self.paint("note:", "1;36"));
+        }
+    }
+
     /// A line of progress or summary on stderr, unless --quiet.
     pub(crate) fn info(&self, message: impl std::fmt::Display) {
         if !self.quiet {

@@ -1,6 +1,8 @@
 //! Test helpers: copy a fixture site into a temp folder, edit it, run the real CLI.
 #![allow(dead_code, unreachable_pub, missing_docs)]
 
+pub mod served;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

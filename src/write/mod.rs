@@ -7,10 +7,18 @@
 //! previous site as it was; a stale staging folder from an interrupted run
 //! is removed at the start of the next.
 //!
+//! One process at a time writes an output folder: a [`Staging`] folder can
+//! only be made under the folder's [`OutputLock`] (see [`lock`]), which is
+//! what makes removing the leftovers beside it safe.
+//!
 //! Files whose bytes did not change since the previous build are not written
 //! again: they are hard-linked from the previous site into the staging
 //! folder. That keeps rebuilds cheap and makes removing the previous site
 //! cheap too, since unchanged files keep their data blocks.
+
+pub mod lock;
+
+pub use lock::{Busy, Holder, LockError, OutputLock};
 
 use crate::sink::{at as ctx, Output, Sink, WriteError};
 use std::collections::HashMap;
@@ -18,9 +26,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The staging folder of a build into `output`.
+/// The staging folder of a build into an output folder, made and used
+/// while the folder's lock is held (the `'l`).
 #[derive(Debug)]
-pub struct Staging {
+pub struct Staging<'l> {
+    lock: std::marker::PhantomData<&'l OutputLock>,
     dir: PathBuf,
     output: PathBuf,
     /// The current site, if any, to reuse unchanged files from.
@@ -55,33 +65,67 @@ fn sibling(output: &Path, suffix: &str) -> PathBuf {
     output.with_file_name(format!(".{name}.{suffix}"))
 }
 
-impl Staging {
-    /// Creates a fresh, empty staging folder beside `output`.
-    pub fn new(output: &Path) -> Result<Staging, WriteError> {
-        let output = if output.is_absolute() {
-            output.to_path_buf()
-        } else {
-            std::env::current_dir().map_err(ctx(output))?.join(output)
-        };
-        // A file where a folder must be fails for everyone, root included;
-        // say so plainly rather than with the system's "File exists".
-        for a in output.ancestors() {
-            if a.exists() && !a.is_dir() {
-                return Err(WriteError {
-                    path: a.to_path_buf(),
-                    source: std::io::Error::new(
-                        std::io::ErrorKind::NotADirectory,
-                        "it is a file, but the output needs a folder there",
-                    ),
-                });
-            }
+/// `output` made absolute (against the current folder), nothing resolved.
+fn absolute(output: &Path) -> Result<PathBuf, WriteError> {
+    if output.is_absolute() {
+        Ok(output.to_path_buf())
+    } else {
+        Ok(std::env::current_dir().map_err(ctx(output))?.join(output))
+    }
+}
+
+/// `output` made absolute, once no file stands where it or a folder above
+/// it must be, with the folder it goes in created.
+fn prepare(output: &Path) -> Result<PathBuf, WriteError> {
+    let output = absolute(output)?;
+    // A file where a folder must be fails for everyone, root included;
+    // say so plainly rather than with the system's "File exists".
+    for a in output.ancestors() {
+        if a.exists() && !a.is_dir() {
+            return Err(WriteError {
+                path: a.to_path_buf(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotADirectory,
+                    "it is a file, but the output needs a folder there",
+                ),
+            });
         }
+    }
+    if let Some(parent) = output.parent() {
+        std::fs::create_dir_all(parent).map_err(ctx(parent))?;
+    }
+    Ok(output)
+}
+
+/// Whether `name`, beside the output folder `output_name`, is a previous
+/// site that a `serve` moved aside to remove (`.public.trash-<pid>-<n>`,
+/// see [`Staging::swap_keeping_old`]), and of which process. Nothing else
+/// matches: not the lock file, nor the staging folders of an output whose
+/// name merely starts the same (`public.trash-1`'s `.public.trash-1.building`).
+fn trash_of(name: &str, output_name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(&format!(".{output_name}.trash-"))?;
+    let (pid, n) = rest.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if digits(pid) && digits(n) {
+        pid.parse().ok()
+    } else {
+        None
+    }
+}
+
+impl<'l> Staging<'l> {
+    /// Creates a fresh, empty staging folder beside the output folder that
+    /// `lock` holds, after removing what an earlier writer left there.
+    pub fn new(lock: &'l OutputLock) -> Result<Staging<'l>, WriteError> {
+        let output = lock.output().to_path_buf();
         if let Some(parent) = output.parent() {
             std::fs::create_dir_all(parent).map_err(ctx(parent))?;
         }
         let dir = sibling(&output, "building");
         let old = sibling(&output, "old");
-        // A build killed in the middle of `swap` leaves the previous site
+        // What is beside the output belongs to the folder's writer, which
+        // this process now is (it holds the lock): anything there was left
+        // by an earlier writer that ended. A build killed in the middle of `swap` leaves the previous site
         // aside as `.old` and no output: put it back before anything else.
         if !output.exists() && old.is_dir() {
             std::fs::rename(&old, &output).map_err(ctx(&output))?;
@@ -95,25 +139,25 @@ impl Staging {
         // Previous sites a killed `serve` did not finish removing. One this
         // process is still removing in the background may vanish meanwhile,
         // so failures here are not errors.
-        let trash_prefix = format!(
-            ".{}.trash-",
-            output
-                .file_name()
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default()
-        );
-        let own = format!("{trash_prefix}{}-", std::process::id());
+        let name = output
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         if let Some(parent) = output.parent() {
             for e in std::fs::read_dir(parent).into_iter().flatten().flatten() {
-                let name = e.file_name().to_string_lossy().to_string();
-                if name.starts_with(&trash_prefix) && !name.starts_with(&own) {
-                    let _ = remove_tree(&e.path());
+                let entry = e.file_name().to_string_lossy().to_string();
+                match trash_of(&entry, &name) {
+                    Some(pid) if pid != std::process::id() => {
+                        let _ = remove_tree(&e.path());
+                    }
+                    _ => {}
                 }
             }
         }
         std::fs::create_dir_all(&dir).map_err(ctx(&dir))?;
         let previous = output.is_dir().then(|| output.clone());
         Ok(Staging {
+            lock: std::marker::PhantomData,
             dir,
             output,
             previous,
@@ -126,8 +170,8 @@ impl Staging {
 
     /// Like [`Staging::new`], keeping a manifest of what is written (a hash
     /// of every file) for a later [`Staging::update`].
-    pub fn tracked(output: &Path) -> Result<Staging, WriteError> {
-        let mut staging = Staging::new(output)?;
+    pub fn tracked(lock: &'l OutputLock) -> Result<Staging<'l>, WriteError> {
+        let mut staging = Staging::new(lock)?;
         staging.track = true;
         Ok(staging)
     }
@@ -139,8 +183,8 @@ impl Staging {
     /// rename each) and removes the files the site no longer has. Until
     /// then the site is untouched, so a failed rebuild leaves it as it was.
     /// For `serve`, where one edit changes a few files of thousands.
-    pub fn update(output: &Path, manifest: Manifest) -> Result<Staging, WriteError> {
-        let mut staging = Staging::tracked(output)?;
+    pub fn update(lock: &'l OutputLock, manifest: Manifest) -> Result<Staging<'l>, WriteError> {
+        let mut staging = Staging::tracked(lock)?;
         staging.previous = None;
         staging.update = Some(manifest);
         Ok(staging)
@@ -384,7 +428,7 @@ impl Staging {
 
 /// The stages hand their files to the staging folder through this trait
 /// (they do not know the write stage); each method is the one above.
-impl Output for Staging {
+impl Output for Staging<'_> {
     fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), WriteError> {
         Staging::write(self, rel, bytes)
     }
@@ -520,12 +564,13 @@ mod tests {
     fn swaps_reuse_unchanged_files_and_set_the_old_site_aside() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("public");
-        let first = Staging::new(&out).unwrap();
+        let lock = OutputLock::acquire(&out).unwrap();
+        let first = Staging::new(&lock).unwrap();
         first.write("a/", b"same").unwrap();
         first.write("b.txt", b"old").unwrap();
         first.swap().unwrap();
 
-        let second = Staging::new(&out).unwrap();
+        let second = Staging::new(&lock).unwrap();
         second.write("a/", b"same").unwrap();
         second.write("b.txt", b"new").unwrap();
         // The unchanged page is a hard link to the previous one.
@@ -537,10 +582,56 @@ mod tests {
         assert_eq!(std::fs::read(old.join("b.txt")).unwrap(), b"old");
         remove_tree(&old).unwrap();
         assert!(!old.exists());
+        drop(lock);
         let names: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, ["public"]);
+    }
+
+    #[test]
+    fn only_a_serves_own_trash_names_are_trash() {
+        assert_eq!(trash_of(".public.trash-123-0", "public"), Some(123));
+        for other in [
+            ".public.lock",
+            ".public.building",
+            ".public.old",
+            ".public.trash-123",
+            ".public.trash-x-0",
+            ".public.trash-1-1.building",
+            ".public.trash-1-1.lock",
+            ".public2.trash-1-1",
+        ] {
+            assert_eq!(trash_of(other, "public"), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn leftovers_go_but_another_folders_staging_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("public");
+        // What a killed `serve` of `public` left, and what a live writer of
+        // a folder whose name starts the same has beside it.
+        for d in [".public.trash-4194400-0", ".public.trash-1.building"] {
+            std::fs::create_dir_all(dir.path().join(d).join("x")).unwrap();
+        }
+        let neighbour = OutputLock::acquire(&dir.path().join("public.trash-1")).unwrap();
+        let lock = OutputLock::acquire(&out).unwrap();
+        Staging::new(&lock).unwrap().discard();
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                ".public.lock",
+                ".public.trash-1.building",
+                ".public.trash-1.lock"
+            ]
+        );
+        drop((lock, neighbour));
     }
 }
