@@ -9,9 +9,12 @@
 use crate::diagnostics::Span;
 use crate::version::Version;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::PathBuf;
+
+mod column;
+pub use column::{readable_column_name, Column};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -169,6 +172,16 @@ pub struct Site {
     pub feed_entries: usize,
     /// Field positions.
     pub spans: Spans,
+}
+
+impl Site {
+    /// Engine ids and their display names.
+    pub fn engine_names(&self) -> BTreeMap<String, String> {
+        self.engines
+            .iter()
+            .map(|e| (e.id.clone(), e.name.clone()))
+            .collect()
+    }
 }
 
 /// The entries of a list page unless `page_size` says otherwise.
@@ -430,32 +443,6 @@ pub struct Setup {
     pub version: Option<String>,
     /// Command-line flags.
     pub flags: Option<String>,
-}
-
-/// A column of a run table.
-#[derive(Debug, Clone)]
-pub struct Column {
-    /// Header name.
-    pub name: String,
-    /// Unit; a column with a unit holds numbers.
-    pub unit: Option<String>,
-    /// What the column holds.
-    pub description: String,
-}
-
-impl Column {
-    /// True when cells must be numbers.
-    pub fn is_numeric(&self) -> bool {
-        self.unit.is_some()
-    }
-
-    /// "Peak throughput (tokens/s)": the default axis title.
-    pub fn label(&self) -> String {
-        match &self.unit {
-            Some(u) if !u.is_empty() => format!("{} ({u})", self.name),
-            _ => self.name.clone(),
-        }
-    }
 }
 
 /// A CSV table of a run, with its description.

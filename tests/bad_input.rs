@@ -173,6 +173,7 @@ cases! {
     chart_reference_with_dot_dot,
     chart_reference_without_run,
     clean_index_after_a_bad_item,
+    column_label_empty_or_a_number,
     column_unit_is_a_list,
     columns_is_a_list,
     csv_described_column_missing,

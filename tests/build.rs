@@ -262,7 +262,11 @@ fn group_tag_model_and_run_pages() {
         "--max-num-seqs 16",
         "RTX 5090",
         "vllm bench serve",
-        "cache (tokens)",
+        // The label as written, and a name made readable without one; the
+        // columns list names the CSV's column beside its label.
+        "KV cache (tokens)",
+        "Peak (tokens/s)",
+        "KV cache (tokens) cache KV cache size printed at start",
         "94448",
         "F7 The cache size",
     ] {
@@ -546,6 +550,54 @@ fn every_bundled_run_shows_a_chart_with_its_data() {
             figures,
             "run {run}: data beside every chart"
         );
+    }
+    // Legends and table headers name columns by their labels, never by
+    // the CSV's names.
+    let c1 = page(&out_dir, "runs/c1-depth-ninfer-vs-vllm/index.html");
+    let legends: Vec<&str> = c1
+        .split("class=\"plot-legend\">")
+        .skip(1)
+        .filter_map(|s| s.split('<').next())
+        .collect();
+    assert_eq!(
+        legends,
+        [
+            "NInfer NVFP4",
+            "vLLM 0.27.1 MTP@3",
+            "Cold NInfer groupwise-int",
+            "Low end",
+            "High end"
+        ]
+    );
+    assert!(c1.contains("<th scope=\"col\">vLLM 0.27.1 MTP@3 (tok/s)</th>"));
+    assert!(c1.contains("3 series (NInfer NVFP4, vLLM 0.27.1 MTP@3, Cold NInfer groupwise-int)"));
+    for entry in std::fs::read_dir(common::bundled().join("data/runs")).unwrap() {
+        let dir = entry.unwrap().path();
+        let run = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let html = page(&out_dir, &format!("runs/{run}/index.html"));
+        let after = |tag: &str| -> Vec<String> {
+            html.split(tag)
+                .skip(1)
+                .filter_map(|s| Some(s.split('<').next()?.to_string()))
+                .collect()
+        };
+        let mut shown = after("class=\"plot-legend\">");
+        shown.extend(after("<th scope=\"col\">"));
+        for csv in std::fs::read_dir(&dir).unwrap() {
+            let csv = csv.unwrap().path();
+            if csv.extension().is_none_or(|x| x != "csv") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&csv).unwrap();
+            for name in text.lines().next().unwrap().split(',') {
+                assert!(
+                    !shown
+                        .iter()
+                        .any(|s| s.split(" (").next() == Some(name) && name.contains('_')),
+                    "run {run} shows the column name {name:?}"
+                );
+            }
+        }
     }
     // A reader finds the exact CSV values in the table under the chart.
     let kv = page(

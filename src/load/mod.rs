@@ -135,7 +135,7 @@ const RUN_FIELDS: &[&str] = &[
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags"];
 const TABLE_FIELDS: &[&str] = &["file", "title", "columns"];
-const COLUMN_FIELDS: &[&str] = &["unit", "description"];
+const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];
 const CHART_FIELDS: &[&str] = &[
     "id", "title", "table", "kind", "x", "y", "series", "y_label", "x_label", "log_x", "log_y",
     "caption",

@@ -184,8 +184,10 @@ fn parse_run(
                         None => None,
                     };
                     let description = doc.req_string(co, "description");
+                    let label = doc.opt_string(co, "label");
                     columns.push(Column {
                         name: name.to_string(),
+                        label,
                         unit,
                         description: description.unwrap_or_default(),
                     });

@@ -9,7 +9,6 @@ use super::view::{list_page, object, page, vlink};
 use super::{redirect, Ctx};
 use crate::markdown;
 use crate::model::{ChartRef, Model};
-use crate::record::Column;
 use crate::render::cards::cards;
 use crate::render::charts::ChartView;
 use crate::render::RenderError;
@@ -146,14 +145,15 @@ pub(super) fn job(
             })
         })
         .collect();
+    let names = site.engine_names();
     let tables: Vec<serde_json::Value> = run
         .tables
         .iter()
         .map(|t| serde_json::json!({
             "file": t.file, "title": t.title,
             "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
-            "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
-            "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), Column::label)).collect::<Vec<_>>(),
+            "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "title": c.title(&names), "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
+            "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), |c| c.heading(&names))).collect::<Vec<_>>(),
             "rows": t.rows,
         }))
         .collect();
