@@ -591,6 +591,28 @@ pub struct BodyLink {
     pub column: usize,
 }
 
+/// A list that a line in the middle of a paragraph starts by accident: a
+/// wrapped line that begins with `1.` or `- ` (see `markdown::scan`). Its
+/// position is 1-based, within the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListBreak {
+    /// Line within the body.
+    pub line: usize,
+    /// Column of the list marker within the line.
+    pub column: usize,
+    /// The marker as written: `1.`, `1)`, `-`, `*` or `+`.
+    pub marker: String,
+    /// The line from its marker on.
+    pub text: String,
+}
+
+impl ListBreak {
+    /// True for a numbered list (`1.`, `1)`).
+    pub fn is_numbered(&self) -> bool {
+        self.marker.starts_with(|c: char| c.is_ascii_digit())
+    }
+}
+
 /// What validation needs to know about a body.
 #[derive(Debug, Default, Clone)]
 pub struct BodyFacts {
@@ -604,4 +626,7 @@ pub struct BodyFacts {
     /// never closed: it runs to the end of the body and swallows whatever
     /// follows, headings included.
     pub unclosed_fence: Option<usize>,
+    /// Lists that begin on a line continuing a paragraph, where the author
+    /// most likely wrapped a sentence rather than meant a list.
+    pub list_breaks: Vec<ListBreak>,
 }

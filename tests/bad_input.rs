@@ -233,6 +233,7 @@ cases! {
     link_to_a_draft_finding,
     link_to_a_missing_run,
     links_index_after_a_bad_item,
+    list_started_by_a_wrapped_line,
     missing_column_description,
     missing_engines,
     missing_link_url,
