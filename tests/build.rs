@@ -744,3 +744,61 @@ fn lists_are_cut_into_pages_with_numbered_links() {
         "{err}"
     );
 }
+
+#[test]
+fn the_runs_index_lists_newest_first_with_the_findings_and_engines_of_each_run() {
+    let site = Site::copy_of("minimal");
+    let run = site.read("data/runs/cache-sweep/run.yaml");
+    let csv = site.read("data/runs/cache-sweep/starts.csv");
+    let setups = "setups:\n  - engine: vllm\n    version: \"0.30\"\n    flags: --max-num-seqs 16\n";
+    for (id, title, setups_now) in [
+        // Same day: by title, whatever the case.
+        (
+            "a-newer",
+            "Zeta sweep",
+            "setups:\n  - engine: vllm\n    version: \"0.30\"\n  - engine: sglang\n  - engine: vllm\n    version: \"0.28\"\n  - engine: tool-eval-bench\n  - engine: vllm\n    version: \"0.30.0\"\n",
+        ),
+        ("b-same-day", "alpha sweep", setups),
+    ] {
+        let text = run
+            .replace("title: Cache size per start", &format!("title: {title}"))
+            .replace("date: 2026-08-17", "date: 2026-09-02")
+            .replace(setups, setups_now);
+        site.write(&format!("data/runs/{id}/run.yaml"), &text);
+        site.write(&format!("data/runs/{id}/starts.csv"), &csv);
+    }
+    site.edit(
+        "findings/wrong-answers.md",
+        "id: 9\n",
+        "id: 9\nruns: [a-newer, cache-sweep]\n",
+    );
+    let out = build(&site);
+    let html = page(&out, "runs/index.html");
+    let list = section(&html, "<ul class=\"run-list\">", "</ul>");
+    assert_eq!(
+        text(list),
+        "alpha sweep 2 September 2026 · vLLM 0.30 · cited by no finding \
+         Zeta sweep 2 September 2026 · vLLM 0.28, 0.30; SGLang; tool-eval-bench · cited by F9 \
+         Cache size per start 17 August 2026 · vLLM 0.30 · cited by F7, F9"
+    );
+    // The F-numbers link the findings' pages, never as #7.
+    let cache = section(list, "Cache size per start", "</li>");
+    assert!(
+        cache.contains("<a href=\"../findings/cache-size/\" title=\"The cache size changed between starts\">F7</a>, <a href=\"../findings/wrong-answers/\" title=\"Answers changed under speculation\">F9</a>"),
+        "{cache}"
+    );
+    assert!(!html.contains("#7") && !html.contains("#9"));
+
+    // Cut into pages, in the same order.
+    site.edit("site.yaml", "engines:\n", "page_size: 1\nengines:\n");
+    let out = build(&site);
+    for (p, title) in [
+        ("runs/index.html", "alpha sweep"),
+        ("runs/page/2/index.html", "Zeta sweep"),
+        ("runs/page/3/index.html", "Cache size per start"),
+    ] {
+        let list = text(section(&page(&out, p), "<ul class=\"run-list\">", "</ul>"));
+        assert!(list.starts_with(title), "{p}: {list}");
+        assert_eq!(list.matches(" · cited by ").count(), 1, "{p}: {list}");
+    }
+}
