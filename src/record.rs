@@ -9,9 +9,12 @@
 use crate::diagnostics::Span;
 use crate::version::Version;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::PathBuf;
+
+mod column;
+pub use column::{readable_column_name, Column};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -170,6 +173,16 @@ pub struct Site {
     pub feed_entries: usize,
     /// Field positions.
     pub spans: Spans,
+}
+
+impl Site {
+    /// Engine ids and their display names.
+    pub fn engine_names(&self) -> BTreeMap<String, String> {
+        self.engines
+            .iter()
+            .map(|e| (e.id.clone(), e.name.clone()))
+            .collect()
+    }
 }
 
 /// The entries of a list page unless `page_size` says otherwise.
@@ -433,32 +446,6 @@ pub struct Setup {
     pub flags: Option<String>,
 }
 
-/// A column of a run table.
-#[derive(Debug, Clone)]
-pub struct Column {
-    /// Header name.
-    pub name: String,
-    /// Unit; a column with a unit holds numbers.
-    pub unit: Option<String>,
-    /// What the column holds.
-    pub description: String,
-}
-
-impl Column {
-    /// True when cells must be numbers.
-    pub fn is_numeric(&self) -> bool {
-        self.unit.is_some()
-    }
-
-    /// "Peak throughput (tokens/s)": the default axis title.
-    pub fn label(&self) -> String {
-        match &self.unit {
-            Some(u) if !u.is_empty() => format!("{} ({u})", self.name),
-            _ => self.name.clone(),
-        }
-    }
-}
-
 /// A CSV table of a run, with its description.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -605,6 +592,28 @@ pub struct BodyLink {
     pub column: usize,
 }
 
+/// A list that a line in the middle of a paragraph starts by accident: a
+/// wrapped line that begins with `1.` or `- ` (see `markdown::scan`). Its
+/// position is 1-based, within the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListBreak {
+    /// Line within the body.
+    pub line: usize,
+    /// Column of the list marker within the line.
+    pub column: usize,
+    /// The marker as written: `1.`, `1)`, `-`, `*` or `+`.
+    pub marker: String,
+    /// The line from its marker on.
+    pub text: String,
+}
+
+impl ListBreak {
+    /// True for a numbered list (`1.`, `1)`).
+    pub fn is_numbered(&self) -> bool {
+        self.marker.starts_with(|c: char| c.is_ascii_digit())
+    }
+}
+
 /// What validation needs to know about a body.
 #[derive(Debug, Default, Clone)]
 pub struct BodyFacts {
@@ -618,4 +627,7 @@ pub struct BodyFacts {
     /// never closed: it runs to the end of the body and swallows whatever
     /// follows, headings included.
     pub unclosed_fence: Option<usize>,
+    /// Lists that begin on a line continuing a paragraph, where the author
+    /// most likely wrapped a sentence rather than meant a list.
+    pub list_breaks: Vec<ListBreak>,
 }

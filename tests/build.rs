@@ -262,7 +262,11 @@ fn group_tag_model_and_run_pages() {
         "--max-num-seqs 16",
         "RTX 5090",
         "vllm bench serve",
-        "cache (tokens)",
+        // The label as written, and a name made readable without one; the
+        // columns list names the CSV's column beside its label.
+        "KV cache (tokens)",
+        "Peak (tokens/s)",
+        "KV cache (tokens) cache KV cache size printed at start",
         "94448",
         "F7 The cache size",
     ] {
@@ -547,6 +551,54 @@ fn every_bundled_run_shows_a_chart_with_its_data() {
             "run {run}: data beside every chart"
         );
     }
+    // Legends and table headers name columns by their labels, never by
+    // the CSV's names.
+    let c1 = page(&out_dir, "runs/c1-depth-ninfer-vs-vllm/index.html");
+    let legends: Vec<&str> = c1
+        .split("class=\"plot-legend\">")
+        .skip(1)
+        .filter_map(|s| s.split('<').next())
+        .collect();
+    assert_eq!(
+        legends,
+        [
+            "NInfer NVFP4",
+            "vLLM 0.27.1 MTP@3",
+            "Cold NInfer groupwise-int",
+            "Low end",
+            "High end"
+        ]
+    );
+    assert!(c1.contains("<th scope=\"col\">vLLM 0.27.1 MTP@3 (tok/s)</th>"));
+    assert!(c1.contains("3 series (NInfer NVFP4, vLLM 0.27.1 MTP@3, Cold NInfer groupwise-int)"));
+    for entry in std::fs::read_dir(common::bundled().join("data/runs")).unwrap() {
+        let dir = entry.unwrap().path();
+        let run = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let html = page(&out_dir, &format!("runs/{run}/index.html"));
+        let after = |tag: &str| -> Vec<String> {
+            html.split(tag)
+                .skip(1)
+                .filter_map(|s| Some(s.split('<').next()?.to_string()))
+                .collect()
+        };
+        let mut shown = after("class=\"plot-legend\">");
+        shown.extend(after("<th scope=\"col\">"));
+        for csv in std::fs::read_dir(&dir).unwrap() {
+            let csv = csv.unwrap().path();
+            if csv.extension().is_none_or(|x| x != "csv") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&csv).unwrap();
+            for name in text.lines().next().unwrap().split(',') {
+                assert!(
+                    !shown
+                        .iter()
+                        .any(|s| s.split(" (").next() == Some(name) && name.contains('_')),
+                    "run {run} shows the column name {name:?}"
+                );
+            }
+        }
+    }
     // A reader finds the exact CSV values in the table under the chart.
     let kv = page(
         &out_dir,
@@ -691,4 +743,62 @@ fn lists_are_cut_into_pages_with_numbered_links() {
         err.contains("/tags/kv-cache/page/9/") && !err.contains("page/2/"),
         "{err}"
     );
+}
+
+#[test]
+fn the_runs_index_lists_newest_first_with_the_findings_and_engines_of_each_run() {
+    let site = Site::copy_of("minimal");
+    let run = site.read("data/runs/cache-sweep/run.yaml");
+    let csv = site.read("data/runs/cache-sweep/starts.csv");
+    let setups = "setups:\n  - engine: vllm\n    version: \"0.30\"\n    flags: --max-num-seqs 16\n";
+    for (id, title, setups_now) in [
+        // Same day: by title, whatever the case.
+        (
+            "a-newer",
+            "Zeta sweep",
+            "setups:\n  - engine: vllm\n    version: \"0.30\"\n  - engine: sglang\n  - engine: vllm\n    version: \"0.28\"\n  - engine: tool-eval-bench\n  - engine: vllm\n    version: \"0.30.0\"\n",
+        ),
+        ("b-same-day", "alpha sweep", setups),
+    ] {
+        let text = run
+            .replace("title: Cache size per start", &format!("title: {title}"))
+            .replace("date: 2026-08-17", "date: 2026-09-02")
+            .replace(setups, setups_now);
+        site.write(&format!("data/runs/{id}/run.yaml"), &text);
+        site.write(&format!("data/runs/{id}/starts.csv"), &csv);
+    }
+    site.edit(
+        "findings/wrong-answers.md",
+        "id: 9\n",
+        "id: 9\nruns: [a-newer, cache-sweep]\n",
+    );
+    let out = build(&site);
+    let html = page(&out, "runs/index.html");
+    let list = section(&html, "<ul class=\"run-list\">", "</ul>");
+    assert_eq!(
+        text(list),
+        "alpha sweep 2 September 2026 · vLLM 0.30 · cited by no finding \
+         Zeta sweep 2 September 2026 · vLLM 0.28, 0.30; SGLang; tool-eval-bench · cited by F9 \
+         Cache size per start 17 August 2026 · vLLM 0.30 · cited by F7, F9"
+    );
+    // The F-numbers link the findings' pages, never as #7.
+    let cache = section(list, "Cache size per start", "</li>");
+    assert!(
+        cache.contains("<a href=\"../findings/cache-size/\" title=\"The cache size changed between starts\">F7</a>, <a href=\"../findings/wrong-answers/\" title=\"Answers changed under speculation\">F9</a>"),
+        "{cache}"
+    );
+    assert!(!html.contains("#7") && !html.contains("#9"));
+
+    // Cut into pages, in the same order.
+    site.edit("site.yaml", "engines:\n", "page_size: 1\nengines:\n");
+    let out = build(&site);
+    for (p, title) in [
+        ("runs/index.html", "alpha sweep"),
+        ("runs/page/2/index.html", "Zeta sweep"),
+        ("runs/page/3/index.html", "Cache size per start"),
+    ] {
+        let list = text(section(&page(&out, p), "<ul class=\"run-list\">", "</ul>"));
+        assert!(list.starts_with(title), "{p}: {list}");
+        assert_eq!(list.matches(" · cited by ").count(), 1, "{p}: {list}");
+    }
 }

@@ -144,6 +144,14 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
     b.site.write(csv, &changed);
     b.rebuild_and_compare("a run's data");
 
+    // The runs index is in date order: a new date moves the run.
+    b.site.edit(
+        "data/runs/client-sse-ttft/run.yaml",
+        "date: 2026-08-17",
+        "date: 2026-10-06",
+    );
+    b.rebuild_and_compare("a run's date");
+
     let yaml = b.site.read("site.yaml");
     b.site.write(
         "site.yaml",

@@ -1008,10 +1008,27 @@ fn json_export_round_trips_into_the_record_model() {
             assert_eq!(x.tables.len(), r.tables.len());
             for (xt, t) in x.tables.iter().zip(&r.tables) {
                 assert_eq!((&xt.header, &xt.rows), (&t.header, &t.rows), "table data");
+                // Each column by its CSV name, with what pages call it.
+                let names = model.site.engine_names();
+                for (xc, c) in xt.columns.iter().zip(&t.columns) {
+                    assert_eq!((&xc.name, &xc.label), (&c.name, &c.title(&names)));
+                }
                 assert!(out.join(format!("runs/{}/{}", r.id, t.file)).is_file());
                 assert_eq!(xt.url, format!("{base}runs/{}/{}", r.id, t.file));
             }
             assert_eq!(x.charts.len(), r.charts.len());
+        }
+        if !drafts {
+            // The bundled site's run, with the label its run.yaml writes.
+            let c1 = export
+                .runs
+                .iter()
+                .find(|r| r.id == "c1-depth-ninfer-vs-vllm");
+            let mtp = &c1.unwrap().tables[0].columns[2];
+            assert_eq!(
+                (mtp.name.as_str(), mtp.label.as_str()),
+                ("vllm_mtp3", "vLLM 0.27.1 MTP@3")
+            );
         }
     }
 }

@@ -52,7 +52,9 @@ impl SeriesSet {
         if let Some(&i) = self.index.get(&key) {
             return i;
         }
-        let y_name = y.and_then(|k| input.spec.y.get(k)).map(String::as_str);
+        let y_name = y
+            .and_then(|k| input.spec.y.get(k))
+            .map(|name| column_title(input, name));
         let engine = cell.and_then(|c| {
             let color = input.engine_colors.get(c).and_then(|h| parse_hex(h))?;
             Some((input.engine_names.get(c).map_or(c, String::as_str), color))
@@ -66,14 +68,14 @@ impl SeriesSet {
             }
         };
         let name = match (cell, y_name) {
-            (Some(c), Some(y)) => format!("{} – {}", shown(c), one_line(y)),
+            (Some(c), Some(y)) => format!("{} – {}", shown(c), one_line(&y)),
             (Some(c), None) => shown(c),
-            (None, Some(y)) => one_line(y),
+            (None, Some(y)) => one_line(&y),
             (None, None) => input
                 .spec
                 .y
                 .first()
-                .map_or_else(String::new, |y| one_line(y)),
+                .map_or_else(String::new, |y| one_line(&column_title(input, y))),
         };
         // An engine keeps its colour only when it names the whole series.
         let color = match engine {
@@ -401,14 +403,28 @@ fn no_values(spec: &ChartSpec) -> ChartError {
     ChartError::new(None, col, msg)
 }
 
+/// What readers see for column `name`: its label, or its name made readable
+/// (see [`crate::record::readable_column_name`]).
+fn column_title(input: &ChartInput, name: &str) -> String {
+    input
+        .table
+        .column(name)
+        .map_or_else(|| name.to_string(), |c| c.title(input.engine_names))
+}
+
+/// Column `name`'s title with its unit: "Depth (tokens)".
+fn column_heading(input: &ChartInput, name: &str) -> String {
+    input
+        .table
+        .column(name)
+        .map_or_else(|| name.to_string(), |c| c.heading(input.engine_names))
+}
+
 fn x_title(input: &ChartInput) -> String {
     let spec = input.spec;
     match &spec.x_label {
         Some(l) => one_line(l),
-        None => input
-            .table
-            .column(&spec.x)
-            .map_or_else(|| one_line(&spec.x), |c| one_line(&c.label())),
+        None => one_line(&column_heading(input, &spec.x)),
     }
 }
 
@@ -417,12 +433,6 @@ fn y_title(input: &ChartInput) -> String {
     if let Some(l) = &spec.y_label {
         return one_line(l);
     }
-    let label = |y: &String| {
-        input
-            .table
-            .column(y)
-            .map_or_else(|| y.clone(), |c| c.label())
-    };
     if spec.y.len() > 1 {
         let units: Vec<Option<&str>> = spec
             .y
@@ -440,12 +450,12 @@ fn y_title(input: &ChartInput) -> String {
                 return one_line(first);
             }
         }
-        return one_line(&spec.y.iter().map(label).collect::<Vec<_>>().join(", "));
+        let headings: Vec<String> = spec.y.iter().map(|y| column_heading(input, y)).collect();
+        return one_line(&headings.join(", "));
     }
     spec.y
         .first()
-        .map(label)
-        .map_or_else(String::new, |l| one_line(&l))
+        .map_or_else(String::new, |y| one_line(&column_heading(input, y)))
 }
 
 impl Data {

@@ -8,6 +8,8 @@ use super::svg::chart_id;
 use super::*;
 use crate::record::{ChartKind, Column};
 
+mod labels;
+
 /// A table from simple CSV text (no quoting); `units` gives the numeric
 /// columns their unit.
 fn table(csv: &str, units: &[(&str, &str)]) -> Table {
@@ -26,6 +28,7 @@ fn table(csv: &str, units: &[(&str, &str)]) -> Table {
         .iter()
         .map(|h| Column {
             name: h.clone(),
+            label: None,
             unit: units
                 .iter()
                 .find(|(n, _)| n == h)
@@ -190,7 +193,7 @@ fn bar_renders_with_title_desc_and_aria() {
     )));
     assert_eq!(
         c.summary,
-        "Bar chart of peak (tokens/s) by start: compiled 266, loaded compiled 407."
+        "Bar chart of Peak (tokens/s) by Start: compiled 266, loaded compiled 407."
     );
     assert!(svg.contains(&c.summary));
     // Single series: no legend.
@@ -237,7 +240,7 @@ fn grouped_bar_uses_engine_colours_and_names() {
     assert!(pos("Qwen2.5-32B") < pos("Mistral-7B"));
     assert_eq!(
         c.summary,
-        "Grouped bar chart of tok_s (tokens/s) by model: Llama-3.1-8B: vLLM 1210, \
+        "Grouped bar chart of Tok/s (tokens/s) by Model: Llama-3.1-8B: vLLM 1210, \
          SGLang 1315; Qwen2.5-32B: vLLM 402.5, SGLang 388; Mistral-7B: vLLM 1390."
     );
 }
@@ -271,7 +274,7 @@ fn bar_with_series_colours_each_bar() {
     assert!(texts(&c.svg).contains(&"tgi".to_string()));
     assert_eq!(
         c.summary,
-        "Bar chart of v (s) by setup: A 10 (vLLM), B 12 (SGLang), C 9 (tgi)."
+        "Bar chart of V (s) by Setup: A 10 (vLLM), B 12 (SGLang), C 9 (tgi)."
     );
 }
 
@@ -283,13 +286,13 @@ fn several_y_columns_make_series_named_by_column() {
     );
     let c = ok(&spec(ChartKind::GroupedBar, "engine", &["p50", "p99"]), &t);
     let labels = texts(&c.svg);
-    assert!(labels.contains(&"p50".to_string()) && labels.contains(&"p99".to_string()));
+    assert!(labels.contains(&"P50".to_string()) && labels.contains(&"P99".to_string()));
     // A shared unit titles the axis.
     assert!(labels.contains(&"ms".to_string()), "{labels:?}");
     assert!(c.svg.contains("#E69F00") && c.svg.contains("#56B4E9"));
     assert_eq!(
         c.summary,
-        "Grouped bar chart of ms by engine: vllm: p50 12, p99 40; sglang: p50 11, p99 35."
+        "Grouped bar chart of ms by Engine: vllm: P50 12, P99 40; sglang: P50 11, P99 35."
     );
     // Different units: the axis lists the columns.
     let t = table(
@@ -297,7 +300,7 @@ fn several_y_columns_make_series_named_by_column() {
         &[("p50", "ms"), ("tok", "tokens")],
     );
     let c = ok(&spec(ChartKind::Bar, "engine", &["p50", "tok"]), &t);
-    assert!(texts(&c.svg).contains(&"p50 (ms), tok (tokens)".to_string()));
+    assert!(texts(&c.svg).contains(&"P50 (ms), Tok (tokens)".to_string()));
 }
 
 #[test]
@@ -332,7 +335,7 @@ fn line_sorts_x_and_draws_markers() {
         .collect();
     assert!(xs.windows(2).all(|w| w[0] <= w[1]), "{xs:?}");
     assert!(c.summary.starts_with(
-        "Line chart of p50 (ms) against batch (requests): 2 series (vLLM, SGLang), 10 points"
+        "Line chart of P50 (ms) against Batch (requests): 2 series (vLLM, SGLang), 10 points"
     ));
 }
 
@@ -372,7 +375,7 @@ fn empty_cells_are_skipped() {
     let c = ok(&spec(ChartKind::Line, "x", &["y"]), &t);
     assert_eq!(
         c.summary,
-        "Line chart of y (s) against x (s): 5 at 1, 7 at 3."
+        "Line chart of Y (s) against X (s): 5 at 1, 7 at 3."
     );
     let t = table("x,y\na,5\nb,\nc,7", &[("y", "s")]);
     let c = ok(&spec(ChartKind::Bar, "x", &["y"]), &t);
@@ -694,7 +697,7 @@ fn summary_keeps_names_with_commas_apart() {
     let c = ok(&spec(ChartKind::Bar, "label", &["ms"]), &t);
     assert_eq!(
         c.summary,
-        "Bar chart of ms (ms) by label: NInfer, client: 2; NInfer, server: 600."
+        "Bar chart of Ms by Label: NInfer, client: 2; NInfer, server: 600."
     );
 }
 

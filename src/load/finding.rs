@@ -5,6 +5,7 @@
 
 use super::fields::{name_list, Doc};
 use super::files::inside;
+use super::prose::list_break_warning;
 use super::yaml::{parse_yaml, Value};
 use super::{is_slug, ENTRY_FIELDS, FINDING_FIELDS, LINK_FIELDS, LINK_KINDS};
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
@@ -198,6 +199,12 @@ pub(super) fn parse_finding(
         .get(obj, "superseded_by")
         .and_then(|v| doc.positive_int(v, "superseded_by"));
     let items = doc.finish();
+    let facts = crate::markdown::scan(body);
+    for list in &facts.list_breaks {
+        // Body lines count from the body's first line in the file.
+        let at = Span::new(body_line + list.line - 1, list.column);
+        diags.push(list_break_warning(file, at, "body", list));
+    }
     let mut spans = spans;
     for (list, at) in items {
         spans.set_items(list, at);
@@ -228,7 +235,7 @@ pub(super) fn parse_finding(
         draft,
         withdrawn,
         superseded_by,
-        facts: crate::markdown::scan(body),
+        facts,
         body: body.to_string(),
         body_line,
         spans,

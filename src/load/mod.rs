@@ -14,12 +14,15 @@
 //!   fields to positions, and `fields.rs` reads typed fields from it, with a
 //!   diagnostic for each problem;
 //! - `files.rs` reads files and lists folders, safely;
+//! - `prose.rs` warns of Markdown in bodies and notes that will not read as
+//!   written (a list a wrapped line starts);
 //! - this file holds the limits, the field names each record may use (the
 //!   JSON Schemas in `schemas/` follow them) and [`load`], which runs it all.
 
 mod fields;
 mod files;
 mod finding;
+mod prose;
 mod run;
 mod site;
 mod table;
@@ -135,7 +138,7 @@ const RUN_FIELDS: &[&str] = &[
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags"];
 const TABLE_FIELDS: &[&str] = &["file", "title", "columns"];
-const COLUMN_FIELDS: &[&str] = &["unit", "description"];
+const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];
 const CHART_FIELDS: &[&str] = &[
     "id", "title", "table", "kind", "x", "y", "series", "y_label", "x_label", "log_x", "log_y",
     "caption",

@@ -5,6 +5,7 @@
 
 use super::fields::{self, join, slug_field, Doc};
 use super::files::read_text;
+use super::prose::list_break_warning;
 use super::table::read_csv;
 use super::yaml::{parse_yaml, Value};
 use super::{
@@ -138,6 +139,13 @@ fn parse_run(
         }
     }
     let notes = doc.opt_string(obj, "notes");
+    if let Some(n) = &notes {
+        for list in crate::markdown::scan(n).list_breaks {
+            let at = notes_position(text, spans.get("notes"), n, list.line, list.column);
+            doc.diags
+                .push(list_break_warning(&file, at, "notes", &list));
+        }
+    }
 
     let mut tables = Vec::new();
     let table_values = doc.req_list(obj, "tables");
@@ -184,8 +192,10 @@ fn parse_run(
                         None => None,
                     };
                     let description = doc.req_string(co, "description");
+                    let label = doc.opt_string(co, "label");
                     columns.push(Column {
                         name: name.to_string(),
+                        label,
                         unit,
                         description: description.unwrap_or_default(),
                     });
@@ -312,6 +322,30 @@ fn parse_run(
     })
 }
 
+/// Where column `column` of line `line` of the notes is in `run.yaml`, when
+/// the notes are a literal block (`notes: |`), whose lines are the file's
+/// lines below the key; otherwise (a folded or quoted value) the key's
+/// position `key`, since the lines of the text are not those of the file.
+fn notes_position(text: &str, key: Span, notes: &str, line: usize, column: usize) -> Span {
+    let file_lines: Vec<&str> = text.lines().collect();
+    let literal = file_lines
+        .get(key.line.wrapping_sub(1))
+        .and_then(|l| l.split_once(':'))
+        .is_some_and(|(_, v)| v.trim_start().starts_with('|'));
+    let (Some(written), Some(read)) = (
+        file_lines.get(key.line + line - 1),
+        notes.lines().nth(line - 1),
+    ) else {
+        return key;
+    };
+    match written.strip_suffix(read) {
+        Some(indent) if literal && indent.chars().all(|c| c == ' ') => {
+            Span::new(key.line + line, indent.len() + column)
+        }
+        _ => key,
+    }
+}
+
 /// A table file must be a plain name inside the run folder.
 fn safe_file_name(name: &str) -> bool {
     !name.is_empty()
@@ -319,4 +353,38 @@ fn safe_file_name(name: &str) -> bool {
         && name != "."
         && name != ".."
         && !name.starts_with('.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position and field of each warning `check` gives for `notes`.
+    fn warnings_at(notes: &str) -> Vec<String> {
+        let yaml = format!(
+            "title: T\ndate: 2026-08-17\nsetups:\n  - engine: vllm\n{notes}tables:\n  - file: t.csv\n    title: T\n    columns:\n      a: {{unit: s, description: A}}\ncharts:\n  - {{id: c, title: C, table: t.csv, x: a, y: a}}\n"
+        );
+        let csv = |_: &str| TableText::Text("a\n1\n".to_string());
+        let (run, diags) = parse_run_text(Path::new("data/runs/r"), &yaml, &csv);
+        assert!(run.is_some());
+        diags
+            .iter()
+            .map(|d| format!("{}:{} {:?}", d.span.line, d.span.column, d.field))
+            .collect()
+    }
+
+    #[test]
+    fn a_notes_warning_points_at_its_line_in_a_literal_block_and_at_the_key_otherwise() {
+        let literal = "notes: |\n  One paragraph at concurrency\n  1. and on.\n";
+        assert_eq!(warnings_at(literal), ["7:3 Some(\"notes\")"]);
+        let indented = "notes: |-\n    Deeper at concurrency\n    1. and on.\n";
+        assert_eq!(warnings_at(indented), ["7:5 Some(\"notes\")"]);
+        // A quoted value's lines are not the file's: the key is blamed.
+        let quoted = "notes: \"At concurrency\\n1. and on.\"\n";
+        assert_eq!(warnings_at(quoted), ["5:1 Some(\"notes\")"]);
+        assert_eq!(
+            warnings_at("notes: |\n  Fine.\n\n  1. A list.\n"),
+            Vec::<String>::new()
+        );
+    }
 }

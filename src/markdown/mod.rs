@@ -7,6 +7,7 @@
 //! written with [`ROOT`](crate::urls::ROOT) in front and made relative per page when the page is
 //! written, so one rendering serves pages at any depth.
 
+mod breaks;
 pub mod highlight;
 
 use crate::record::{BodyFacts, BodyLink};
@@ -103,7 +104,8 @@ fn fence_closed(block: &str) -> bool {
     last.chars().all(|c| c == ch) && last.chars().count() >= width
 }
 
-/// Scans a body for links and headings without rendering it.
+/// Scans a body for links, headings, an unclosed code block and lists
+/// started by accident (see `breaks`), without rendering it.
 pub fn scan(body: &str) -> BodyFacts {
     let mut facts = BodyFacts::default();
     let mut ids = HeadingIds::default();
@@ -111,7 +113,9 @@ pub fn scan(body: &str) -> BodyFacts {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(body.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
+    let mut breaks = breaks::Finder::new(body, &line_starts);
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        breaks.event(&event, &range);
         match event {
             Event::Start(
                 Tag::Link {
@@ -160,6 +164,7 @@ pub fn scan(body: &str) -> BodyFacts {
             _ => {}
         }
     }
+    facts.list_breaks = breaks.finish();
     facts
 }
 

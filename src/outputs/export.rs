@@ -297,8 +297,12 @@ pub struct TableExport {
 /// A column description.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ColumnExport {
-    /// Header name.
+    /// Header name, as in the CSV.
     pub name: String,
+    /// What readers see for the column: its `label`, or its name made
+    /// readable. Empty in an export written before labels existed.
+    #[serde(default)]
+    pub label: String,
     /// Unit; numeric columns have one.
     pub unit: Option<String>,
     /// What it holds.
@@ -445,6 +449,7 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
 fn run(model: &Model, r: usize) -> RunExport {
     let run = &model.runs[r];
     let base = &model.site.base_url;
+    let names = model.site.engine_names();
     RunExport {
         id: run.id.clone(),
         title: run.title.clone(),
@@ -476,6 +481,7 @@ fn run(model: &Model, r: usize) -> RunExport {
                     .iter()
                     .map(|c| ColumnExport {
                         name: c.name.clone(),
+                        label: c.title(&names),
                         unit: c.unit.clone(),
                         description: c.description.clone(),
                     })

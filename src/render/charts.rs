@@ -9,7 +9,7 @@ use super::RenderError;
 use crate::chart::{self, ChartInput};
 use crate::markdown;
 use crate::model::Model;
-use crate::record::{ChartSpec, Column, Run};
+use crate::record::{ChartSpec, Run};
 use crate::urls::{self, ROOT};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -55,11 +55,7 @@ impl<'a> Charts<'a> {
                 .iter()
                 .map(|e| (e.id.clone(), e.color.clone()))
                 .collect(),
-            names: site
-                .engines
-                .iter()
-                .map(|e| (e.id.clone(), e.name.clone()))
-                .collect(),
+            names: site.engine_names(),
             reuse,
         }
     }
@@ -108,7 +104,11 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
     let header = table
         .header
         .iter()
-        .map(|h| table.column(h).map_or_else(|| h.clone(), Column::label))
+        .map(|h| {
+            table
+                .column(h)
+                .map_or_else(|| h.clone(), |c| c.heading(&charts.names))
+        })
         .collect();
     ChartView {
         id: spec.id.clone(),
