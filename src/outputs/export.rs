@@ -582,13 +582,17 @@ pub(crate) fn files(
     out.put(b",\"findings\":[")?;
     let all: Vec<usize> = (0..model.findings.len()).collect();
     for chunk in all.chunks(512) {
-        // Under `serve`, a finding's export is reused while all it shows
-        // (everything but its body: its list hash) and what every page
-        // reads ([`Reuse::global`]) are the same.
+        // Under `serve`, a finding's export is reused while its file (all
+        // its fields, and the texts taken from its body: What to do, the
+        // summary), whether it is listed, and what every page reads
+        // ([`Reuse::global`]: engine versions, link targets, the base URL)
+        // are the same.
         let singles: Vec<Bytes> = chunk
             .par_iter()
             .map(|&i| {
-                let bytes = reuse.piece(("finding json", texts[i].list_hash), || {
+                let f = &model.findings[i];
+                let key = ("finding json", f.content_hash, &f.path, model.listed[i]);
+                let bytes = reuse.piece(key, || {
                     let mut v = prefix.clone().into_bytes();
                     let _ = serde_json::to_writer(&mut v, &finding(model, i, &texts[i]));
                     v.extend_from_slice(b"}\n");
