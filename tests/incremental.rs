@@ -17,13 +17,22 @@ fn opts(root: &Path, output: &Path) -> findings::BuildOptions {
     }
 }
 
-/// Sets every file's modification time an hour back, so the session's
-/// record cache trusts their stamps (files modified in the last seconds are
-/// always read again) and the cache is exercised.
+/// Sets the modification time of every file written in the last minute an
+/// hour back, so the session's record cache trusts their stamps (files
+/// modified in the last seconds are always read again) and the cache is
+/// exercised. Files aged before are left alone: touching them would change
+/// their stamps and make the cache read every file again.
 fn age(root: &Path) {
-    let old = SystemTime::now() - Duration::from_secs(3600);
+    let now = SystemTime::now();
+    let old = now - Duration::from_secs(3600);
+    let recent = |e: &walkdir::DirEntry| {
+        e.metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .is_some_and(|t| t + Duration::from_secs(60) > now)
+    };
     for e in walkdir::WalkDir::new(root).into_iter().flatten() {
-        if e.file_type().is_file() {
+        if e.file_type().is_file() && recent(&e) {
             let f = std::fs::File::options().write(true).open(e.path()).unwrap();
             f.set_modified(old).unwrap();
         }

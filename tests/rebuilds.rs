@@ -277,10 +277,10 @@ impl Bench {
     /// build of the same folder. Returns false when the folder is invalid
     /// (the rebuild must then fail and change nothing).
     fn rebuild_and_compare(&mut self, what: &str) -> bool {
-        let before = tree(&self.out());
         let (_, diags) = findings::check(self.site.root());
+        let before = diags.has_errors().then(|| tree(&self.out()));
         let result = self.session.build(&opts(self.site.root(), &self.out()));
-        if diags.has_errors() {
+        if let Some(before) = before {
             assert!(
                 matches!(result, Err(findings::BuildError::Invalid(_))),
                 "{}{what}: the folder is invalid, yet the rebuild did not fail",
