@@ -489,6 +489,9 @@ pub enum ChartKind {
     Line,
     /// Points over a numeric x.
     Scatter,
+    /// The cumulative distribution of a numeric x: for each value, the
+    /// share of the rows (of each series) at or below it.
+    Cdf,
 }
 
 impl ChartKind {
@@ -499,6 +502,7 @@ impl ChartKind {
             ChartKind::GroupedBar => "grouped-bar",
             ChartKind::Line => "line",
             ChartKind::Scatter => "scatter",
+            ChartKind::Cdf => "cdf",
         }
     }
 }
@@ -530,8 +534,20 @@ pub struct ChartSpec {
     pub log_y: bool,
     /// Markdown caption.
     pub caption: Option<String>,
+    /// Reference lines across the plot (a concurrency asked for, a limit).
+    pub marks: Vec<Mark>,
     /// Where the chart is described in `run.yaml` (`charts[0]`).
     pub path_in_yaml: String,
+}
+
+/// A horizontal reference line of a chart: a value of the y axis and what
+/// it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// Where the line runs, in the y column's unit.
+    pub y: f64,
+    /// What it is ("concurrency asked for").
+    pub label: String,
 }
 
 /// One run: `data/runs/<id>/run.yaml` and its tables.

@@ -4,6 +4,7 @@
 //! layout, drawing and the summary, or a [`ChartError`] naming the line and
 //! column at fault.
 
+use super::cdf::{steps, Spread};
 use super::text::one_line;
 use super::{ChartError, ChartInput, MAX_CHART_VALUES};
 use crate::record::{ChartKind, ChartSpec, Table};
@@ -71,11 +72,11 @@ impl SeriesSet {
             (Some(c), Some(y)) => format!("{} – {}", shown(c), one_line(&y)),
             (Some(c), None) => shown(c),
             (None, Some(y)) => one_line(&y),
-            (None, None) => input
-                .spec
-                .y
-                .first()
-                .map_or_else(String::new, |y| one_line(&column_title(input, y))),
+            // One series of a distribution is its x column's.
+            (None, None) => one_line(&column_title(
+                input,
+                input.spec.y.first().unwrap_or(&input.spec.x),
+            )),
         };
         // An engine keeps its colour only when it names the whole series.
         let color = match engine {
@@ -126,6 +127,8 @@ pub(super) enum Values {
 pub(super) struct Data {
     pub(super) values: Values,
     pub(super) series: SeriesSet,
+    /// For a `cdf` chart, the spread of each series' values (by series).
+    pub(super) spreads: Vec<Option<Spread>>,
     /// The x axis title.
     pub(super) x_title: String,
     /// The y axis title.
@@ -232,6 +235,9 @@ impl Data {
         let spec = input.spec;
         let table = input.table;
         let ix = column_index(table, &spec.x)?;
+        if spec.kind == ChartKind::Cdf {
+            return Data::distribution(input, ix);
+        }
         if spec.y.is_empty() {
             return Err(ChartError::new(
                 None,
@@ -376,6 +382,88 @@ impl Data {
         Ok(Data {
             values,
             series,
+            spreads: Vec::new(),
+            x_title: x_title(input),
+            y_title: y_title(input),
+        })
+    }
+
+    /// A `cdf` chart's data: the values of column `ix` (x) by series, each
+    /// drawn as the steps of its distribution (see [`super::cdf`]).
+    fn distribution(input: &ChartInput, ix: usize) -> Result<Data, ChartError> {
+        let (spec, table) = (input.spec, input.table);
+        if table.rows.is_empty() {
+            return Err(ChartError::new(
+                None,
+                None,
+                "the table has no rows".to_string(),
+            ));
+        }
+        if !table.column(&spec.x).is_some_and(|c| c.is_numeric()) {
+            return Err(ChartError::new(
+                None,
+                Some(&spec.x),
+                format!(
+                    "a cdf chart needs a numeric x, but column \"{}\" has no unit",
+                    shorten(&spec.x)
+                ),
+            ));
+        }
+        let is = match &spec.series {
+            Some(s) => Some(column_index(table, s)?),
+            None => None,
+        };
+        let mut series = SeriesSet::new();
+        let mut values: Vec<Vec<f64>> = Vec::new();
+        for r in 0..table.rows.len() {
+            let line = row_line(table, r);
+            let xt = cell(table, r, ix, &spec.x)?;
+            let sc = match (is, &spec.series) {
+                (Some(i), Some(name)) => Some(cell(table, r, i, name)?),
+                _ => None,
+            };
+            let s = series.get(input, sc, None);
+            if values.len() <= s {
+                values.resize(s + 1, Vec::new());
+            }
+            if let Some(x) = number(xt, line, &spec.x, spec.log_x)? {
+                values[s].push(x);
+            }
+        }
+        let (points, spreads): (Vec<Vec<Point>>, Vec<Option<Spread>>) = values
+            .iter_mut()
+            .map(|v| match steps(v) {
+                Some((p, s)) => (p, Some(s)),
+                None => (Vec::new(), None),
+            })
+            .unzip();
+        if points.iter().all(Vec::is_empty) {
+            return Err(ChartError::new(
+                None,
+                Some(&spec.x),
+                format!(
+                    "column \"{}\" has no values to plot (every cell is empty)",
+                    shorten(&spec.x)
+                ),
+            ));
+        }
+        // Each step is two points: the limit counts steps, as other charts
+        // count values.
+        let drawn: usize = points.iter().map(|p| p.len() / 2).sum();
+        if drawn > MAX_CHART_VALUES {
+            return Err(ChartError::new(
+                None,
+                spec.series.as_deref(),
+                format!(
+                    "the chart would draw {drawn} values in {} series; the limit is {MAX_CHART_VALUES}",
+                    series.list.len()
+                ),
+            ));
+        }
+        Ok(Data {
+            values: Values::Points(points),
+            series,
+            spreads,
             x_title: x_title(input),
             y_title: y_title(input),
         })
@@ -432,6 +520,9 @@ fn y_title(input: &ChartInput) -> String {
     let spec = input.spec;
     if let Some(l) = &spec.y_label {
         return one_line(l);
+    }
+    if spec.kind == ChartKind::Cdf {
+        return "Share at or below (%)".to_string();
     }
     if spec.y.len() > 1 {
         let units: Vec<Option<&str>> = spec

@@ -7,6 +7,7 @@ use super::data::{Data, Values};
 use super::scale::{decimal, linear_axis, log_axis, min_tick_gap, Axis};
 use super::text::{one_line, text_width, wrap};
 use super::ChartInput;
+use crate::record::ChartKind;
 
 pub(super) const FONT: f64 = 12.0;
 pub(super) const VALUE_FONT: f64 = 11.0;
@@ -57,10 +58,16 @@ impl Plan {
         let mut width = BASE_WIDTH;
         let plot_h = f64::from(PLOT_HEIGHT);
 
-        // The value axis.
-        let (ylo, yhi) = data.y_range();
+        // The value axis, which takes in the marks too.
+        let (ylo, yhi) = spec
+            .marks
+            .iter()
+            .fold(data.y_range(), |(lo, hi), m| (lo.min(m.y), hi.max(m.y)));
         let bars = matches!(data.values, Values::Bars { .. });
-        let y = if spec.log_y {
+        let y = if spec.kind == ChartKind::Cdf {
+            // A share, from none to all.
+            linear_axis(0.0, 100.0, 5)
+        } else if spec.log_y {
             // Bars rise from the floor of a logarithmic axis: put it at a
             // power of ten at least half a decade below the smallest bar, so
             // that bar shows.

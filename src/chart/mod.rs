@@ -44,6 +44,7 @@
 //! and `<desc>`, whose ids derive from the chart id and a hash of the input,
 //! so several charts can sit on one page. Output bytes depend only on input.
 
+mod cdf;
 mod data;
 mod layout;
 mod scale;
@@ -82,6 +83,10 @@ pub struct RenderedChart {
     /// One-line plain-text summary of the data, used in `<desc>` and as the
     /// figure's accessible description.
     pub summary: String,
+    /// The figures to show beside the chart when they are not the table's
+    /// rows: a `cdf` chart's percentiles per series (header, then rows).
+    /// `None` shows the table as it is.
+    pub figures: Option<(Vec<String>, Vec<Vec<String>>)>,
 }
 
 /// Why a chart could not be drawn, said for people.
@@ -127,7 +132,12 @@ pub fn render(input: &ChartInput) -> Result<RenderedChart, ChartError> {
         (false, true) => draw::<RangedCoordf64, LogCoord<f64>>(input, &data, &plan, &summary),
         (true, true) => draw::<LogCoord<f64>, LogCoord<f64>>(input, &data, &plan, &summary),
     }?;
-    Ok(RenderedChart { svg, summary })
+    let figures = cdf::figures(&data);
+    Ok(RenderedChart {
+        svg,
+        summary,
+        figures,
+    })
 }
 
 /// Finds every problem [`render`] would report, without drawing: all of

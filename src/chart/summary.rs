@@ -3,6 +3,7 @@
 //! input and its [`Data`]; hands on a sentence that lists every value of a
 //! small chart, or the counts and extremes of a big one.
 
+use super::cdf::number;
 use super::data::{Bar, Data, Point, Series, Values};
 use super::text::one_line;
 use super::ChartInput;
@@ -16,6 +17,7 @@ pub(super) fn summarize(input: &ChartInput, data: &Data) -> String {
         ChartKind::GroupedBar => "Grouped bar chart",
         ChartKind::Line => "Line chart",
         ChartKind::Scatter => "Scatter plot",
+        ChartKind::Cdf => return distribution(input, data),
     };
     let log = match (
         spec.log_x && !matches!(data.values, Values::Bars { .. }),
@@ -138,8 +140,58 @@ pub(super) fn summarize(input: &ChartInput, data: &Data) -> String {
             }
         }
     }
+    marked(&mut out, input);
     out.push('.');
     one_line(&out)
+}
+
+/// A `cdf` chart said in words: each series' median, 90th and 99th
+/// percentiles and highest value, over how many values.
+fn distribution(input: &ChartInput, data: &Data) -> String {
+    let names = &data.series.list;
+    let mut out = format!("Cumulative distribution of {}", data.x_title);
+    if input.spec.log_x {
+        out.push_str(" (logarithmic x axis)");
+    }
+    out.push_str(": ");
+    let parts: Vec<String> = data
+        .spreads
+        .iter()
+        .enumerate()
+        .filter_map(|(s, spread)| {
+            let sp = spread.as_ref()?;
+            let who = if names.len() > 1 {
+                format!("{}: ", names[s].name)
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "{who}median {}, p90 {}, p99 {}, highest {} ({} values)",
+                number(sp.p50),
+                number(sp.p90),
+                number(sp.p99),
+                number(sp.max),
+                sp.count
+            ))
+        })
+        .collect();
+    out.push_str(&parts.join("; "));
+    marked(&mut out, input);
+    out.push('.');
+    one_line(&out)
+}
+
+/// The spec's marks, after the data: "; marked: concurrency asked for at 32".
+fn marked(out: &mut String, input: &ChartInput) {
+    let marks: Vec<String> = input
+        .spec
+        .marks
+        .iter()
+        .map(|m| format!("{} at {}", one_line(&m.label), number(m.y)))
+        .collect();
+    if !marks.is_empty() {
+        let _ = write!(out, "; marked: {}", marks.join(", "));
+    }
 }
 
 fn cmp_value(a: Option<f64>, b: Option<f64>) -> std::cmp::Ordering {

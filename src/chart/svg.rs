@@ -169,6 +169,9 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
                         for e in LineSeries::new(xy, style).point_size(3) {
                             area.draw(&e)?;
                         }
+                    } else if spec.kind == ChartKind::Cdf {
+                        // Steps, without a dot at each: there may be hundreds.
+                        area.draw(&PathElement::new(xy, color.stroke_width(2)))?;
                     } else {
                         for p in xy {
                             area.draw(&Circle::new(p, 4, color.mix(0.85).filled()))?;
@@ -194,6 +197,12 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
                     ))?;
                     root.draw(&Circle::new((x + 8, cy), 3, color.filled()))?;
                 }
+                ChartKind::Cdf => {
+                    root.draw(&PathElement::new(
+                        vec![(x, cy), (x + 16, cy)],
+                        color.stroke_width(2),
+                    ))?;
+                }
                 ChartKind::Scatter => {
                     root.draw(&Circle::new((x + 6, cy), 4, color.mix(0.85).filled()))?;
                 }
@@ -205,6 +214,25 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
     // Text, laid out here.
     let mut text = Text::default();
     let (l, r, t, b) = (plan.left, plan.right, plan.top, plan.bottom);
+
+    // Marks of the spec (a concurrency asked for): a dashed line across
+    // the plot, its label above the line's right end. Written here rather
+    // than by plotters, which draws a dashed line as one element per dash.
+    let mut rules = String::new();
+    for m in &spec.marks {
+        let (_, py) = to_px.translate(&(plan.x.lo, m.y));
+        let _ = writeln!(
+            rules,
+            "<line x1=\"{l}\" y1=\"{py}\" x2=\"{r}\" y2=\"{py}\"/>"
+        );
+        text.put(
+            r - 4,
+            py - 5,
+            Anchor::End,
+            Some("plot-rule"),
+            &[one_line(&m.label)],
+        );
+    }
     for (v, label) in &plan.y.ticks {
         let (_, py) = to_px.translate(&(plan.x.lo, *v));
         text.put(
@@ -280,7 +308,7 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
     );
     for item in &plan.legend {
         let dx = match spec.kind {
-            ChartKind::Line => 22,
+            ChartKind::Line | ChartKind::Cdf => 22,
             _ => 18,
         };
         text.put(
@@ -323,6 +351,13 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
         "<g class=\"plot-axes\" shape-rendering=\"crispEdges\">\n{}</g>\n",
         to_current_color(&axes)
     );
+    if !rules.is_empty() {
+        let _ = write!(
+            svg,
+            "<g class=\"plot-rules\" stroke=\"currentColor\" stroke-width=\"1.5\" \
+             stroke-dasharray=\"6 4\" shape-rendering=\"crispEdges\">\n{rules}</g>\n"
+        );
+    }
     let _ = write!(
         svg,
         "<g class=\"plot-labels\" fill=\"currentColor\" font-size=\"{}\">\n{}</g>\n</svg>\n",

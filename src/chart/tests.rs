@@ -8,6 +8,7 @@ use super::svg::chart_id;
 use super::*;
 use crate::record::{ChartKind, Column};
 
+mod cdf;
 mod labels;
 
 /// A table from simple CSV text (no quoting); `units` gives the numeric
@@ -61,6 +62,7 @@ fn spec(kind: ChartKind, x: &str, y: &[&str]) -> ChartSpec {
         log_x: false,
         log_y: false,
         caption: None,
+        marks: Vec::new(),
         path_in_yaml: "charts[0]".to_string(),
     }
 }

@@ -141,8 +141,9 @@ const TABLE_FIELDS: &[&str] = &["file", "title", "columns"];
 const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];
 const CHART_FIELDS: &[&str] = &[
     "id", "title", "table", "kind", "x", "y", "series", "y_label", "x_label", "log_x", "log_y",
-    "caption",
+    "caption", "marks",
 ];
+const MARK_FIELDS: &[&str] = &["y", "label"];
 
 /// True for names the format allows as slugs and run ids.
 pub fn is_slug(s: &str) -> bool {

@@ -3,17 +3,17 @@
 //! text and a way to get each table's text); hands on a [`Run`] whose
 //! tables are read through `table`, or diagnostics.
 
-use super::fields::{self, join, slug_field, Doc};
+use super::fields::{self, describe, join, slug_field, Doc, Obj};
 use super::files::read_text;
 use super::prose::list_break_warning;
 use super::table::read_csv;
 use super::yaml::{parse_yaml, Value};
 use super::{
-    is_slug, CHART_FIELDS, COLUMN_FIELDS, MAX_RECORD_BYTES, MAX_TABLE_BYTES, RUN_FIELDS,
-    SETUP_FIELDS, TABLE_FIELDS,
+    is_slug, CHART_FIELDS, COLUMN_FIELDS, MARK_FIELDS, MAX_RECORD_BYTES, MAX_TABLE_BYTES,
+    RUN_FIELDS, SETUP_FIELDS, TABLE_FIELDS,
 };
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::record::{ChartKind, ChartSpec, Column, Run, Setup, Table};
+use crate::record::{ChartKind, ChartSpec, Column, Mark, Run, Setup, Table};
 use std::path::Path;
 
 pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Option<Run> {
@@ -253,16 +253,28 @@ fn parse_run(
         let kind = match doc.choice(
             co,
             "kind",
-            &["bar", "grouped-bar", "line", "scatter"],
+            &["bar", "grouped-bar", "line", "scatter", "cdf"],
             false,
         ) {
             Some("grouped-bar") => ChartKind::GroupedBar,
             Some("line") => ChartKind::Line,
             Some("scatter") => ChartKind::Scatter,
+            Some("cdf") => ChartKind::Cdf,
             _ => ChartKind::Bar,
         };
         let x = doc.req_string(co, "x");
         let y = match doc.get(co, "y") {
+            // A distribution is of its x alone: the y axis is the share of
+            // rows at or below each value.
+            None if kind == ChartKind::Cdf => Vec::new(),
+            Some(_) if kind == ChartKind::Cdf => {
+                doc.error_hint(
+                    &join(&path, "y"),
+                    "a cdf chart takes no `y`: it draws the share of rows at or below each value of `x`",
+                    Some("remove `y`, and name the column whose distribution to draw as `x`"),
+                );
+                Vec::new()
+            }
             None => {
                 doc.error_hint(
                     &path,
@@ -291,6 +303,7 @@ fn parse_run(
             log_x: doc.opt_bool(co, "log_x"),
             log_y: doc.opt_bool(co, "log_y"),
             caption: doc.opt_string(co, "caption"),
+            marks: marks(&mut doc, co, &path),
             path_in_yaml: path,
         };
         charts.push(chart);
@@ -353,6 +366,41 @@ fn safe_file_name(name: &str) -> bool {
         && name != "."
         && name != ".."
         && !name.starts_with('.')
+}
+
+/// A chart's `marks`: each a `y` value (a number) and a `label`.
+fn marks(doc: &mut Doc<'_>, co: Obj<'_>, chart: &str) -> Vec<Mark> {
+    let mut out = Vec::new();
+    for (k, m) in doc.list(co, "marks").iter().enumerate() {
+        let path = format!("{chart}.marks[{k}]");
+        let Some(mo) = doc.object(m, &path, MARK_FIELDS) else {
+            continue;
+        };
+        let label = doc.req_string(mo, "label");
+        let y = match doc.get(mo, "y") {
+            Some(Value::Number(n)) => n.as_f64().filter(|v| v.is_finite()),
+            None => {
+                doc.error_hint(
+                    &path,
+                    "missing required field `y`",
+                    Some("add `y:` with the value where the line runs"),
+                );
+                None
+            }
+            Some(v) => {
+                doc.error_hint(
+                    &join(&path, "y"),
+                    format!("expected a number, found {}", describe(v)),
+                    Some("write the value without quotes or units, e.g. `y: 32`"),
+                );
+                None
+            }
+        };
+        if let (Some(y), Some(label)) = (y, label) {
+            out.push(Mark { y, label });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

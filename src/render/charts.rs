@@ -101,15 +101,21 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
         };
         fail(format!("{at}{}", e.message))
     })?;
-    let header = table
-        .header
-        .iter()
-        .map(|h| {
-            table
-                .column(h)
-                .map_or_else(|| h.clone(), |c| c.heading(&charts.names))
-        })
-        .collect();
+    // What the figure's table shows: the chart's own figures where it has
+    // them (a distribution's percentiles, not its thousands of rows), else
+    // the table with each column under its heading.
+    let (header, rows) = drawn.figures.unwrap_or_else(|| {
+        let header = table
+            .header
+            .iter()
+            .map(|h| {
+                table
+                    .column(h)
+                    .map_or_else(|| h.clone(), |c| c.heading(&charts.names))
+            })
+            .collect();
+        (header, table.rows.clone())
+    });
     ChartView {
         id: spec.id.clone(),
         dom_id: format!("chart-{}-{}", run.id, spec.id),
@@ -122,7 +128,7 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
             .map(markdown::render_inline)
             .unwrap_or_default(),
         header,
-        rows: table.rows.clone(),
+        rows,
         csv_url: format!("{ROOT}{}", urls::run_file(&run.id, &table.file)),
         csv_name: table.file.clone(),
         run_url: format!("{ROOT}{}", urls::run(&run.id)),

@@ -79,7 +79,10 @@ pub(super) fn check_run(
                 mine.push(e(&field, format!("column \"{col}\" holds text, but this axis needs numbers")).hint(format!("give \"{col}\" a unit in the table's columns to make it numeric, or plot another column")));
             }
         };
-        let numeric_x = matches!(c.kind, ChartKind::Line | ChartKind::Scatter);
+        let numeric_x = matches!(
+            c.kind,
+            ChartKind::Line | ChartKind::Scatter | ChartKind::Cdf
+        );
         need(format!("{p}.x"), &c.x, numeric_x);
         for (k, y) in c.y.iter().enumerate() {
             let field = if c.y.len() == 1 {
@@ -91,6 +94,29 @@ pub(super) fn check_run(
         }
         if let Some(s) = &c.series {
             need(format!("{p}.series"), s, false);
+        }
+        if c.kind == ChartKind::Cdf && c.log_y {
+            mine.push(
+                e(
+                    &format!("{p}.log_y"),
+                    "a cdf chart's y axis is a share from 0 to 100%, which a logarithmic axis cannot show".to_string(),
+                )
+                .hint("remove `log_y`; `log_x` spreads out values of many sizes"),
+            );
+        }
+        for (k, m) in c.marks.iter().enumerate() {
+            if c.log_y && m.y <= 0.0 {
+                mine.push(
+                    e(
+                        &format!("{p}.marks[{k}].y"),
+                        format!(
+                            "{} is not above zero, but the chart's y axis is logarithmic",
+                            m.y
+                        ),
+                    )
+                    .hint("mark a value above zero, or use a linear axis"),
+                );
+            }
         }
         // Log axes need positive values; report the exact CSV cell.
         let rel = run.path.with_file_name(&table.file);
