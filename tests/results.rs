@@ -553,3 +553,261 @@ fn a_snapshot_alone_is_part_of_a_folder_not_a_result() {
   hint: read the whole run folder, with its bench file, snapshots, series and boot log"
     );
 }
+
+// ---------------------------------------------------------------- TensorRT-LLM
+
+#[test]
+fn trtllm_bench_report_names_the_engine_and_its_version() {
+    let f = read("trtllm/bench-report.json");
+    assert_eq!(
+        (f.format, f.tool, f.tool_version.as_deref()),
+        (results::Format::TrtllmBench, "trtllm-bench", Some("1.2.0"))
+    );
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            "source,tool,tool_version,engine,version,model,num_prompts,duration_s,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
+            "bench-report.json,trtllm-bench,1.2.0,tensorrt-llm,1.2.0,Qwen/Qwen2.5-0.5B-Instruct,40,2.5,16,1024,3072,40.5,35.25,60.5,90.75,6.5,6.25,7.5,9.25,450.25,440.5,520.25,600.75",
+        ]
+    );
+    assert_eq!(
+        facts(&f.facts)[5..],
+        [
+            "backend=pytorch [bench-report.json]",
+            "hardware=NVIDIA L40S [bench-report.json]"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- genai-perf and AIPerf
+
+#[test]
+fn genai_perf_flat_input_config_and_its_inter_token_latency_as_tpot() {
+    let f = read("genai_perf/flat-input-config.json");
+    assert_eq!(f.format, results::Format::GenaiPerf);
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            "source,tool,model,max_concurrency,completed,request_throughput,output_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
+            "flat-input-config.json,genai-perf,openai/gpt-oss-20b,4,60,0.5,25.75,2100.5,2000.25,3400,4300.5,7.5,7.25,10.5,11.5,3100.5,3050.25,4300,4800.75",
+        ]
+    );
+    assert_eq!(
+        facts(&f.facts)[3..],
+        [
+            "endpoint=http://vllm-service:80/v1/chat/completions [flat-input-config.json]",
+            "backend=openai chat [flat-input-config.json]"
+        ]
+    );
+}
+
+#[test]
+fn genai_perf_nested_input_config() {
+    let f = read("genai_perf/nested-input-config.json");
+    assert_eq!(
+        lines(&f.results.to_csv())[1],
+        "nested-input-config.json,genai-perf,meta-llama/Llama-3.1-8B-Instruct,64,1000,16.25,2091.5,95.5,80.25,150,240.75,29.75,29.5,30.75,31.75,3900.5,3890,4010,4120.25"
+    );
+    assert_eq!(
+        facts(&f.facts)[3],
+        "endpoint=localhost:8000 [nested-input-config.json]"
+    );
+}
+
+#[test]
+fn aiperf_unversioned_records_layout_with_short_tags() {
+    let f = read("aiperf/records-unversioned.json");
+    assert_eq!(
+        (f.format, f.tool_version.as_deref()),
+        (results::Format::Aiperf, None)
+    );
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            "source,tool,model,max_concurrency,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p90,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
+            "records-unversioned.json,aiperf,openai/gpt-oss-20b,100,100,89,11,9.25,48950,21624,9.5,2320.75,2343.25,2369.25,3796.75,3833.5,27.75,27.5,32.75,33.75,27.5,22.75,24.75,140.5,9059.5,9097.25,9277.5,9297.75",
+        ]
+    );
+    assert_eq!(
+        facts(&f.facts)[4..],
+        [
+            "endpoint=localhost:9000 [records-unversioned.json]",
+            "backend=chat [records-unversioned.json]",
+            "date=2025-10-03 [records-unversioned.json]"
+        ]
+    );
+}
+
+#[test]
+fn aiperf_schema_1_with_version_adjusted_percentiles_and_a_cancelled_run() {
+    let f = read("aiperf/schema-1.json");
+    assert_eq!(f.tool_version.as_deref(), Some("0.3.0"));
+    // total_osl (reasoning included, what the throughput is computed
+    // from), not total_output_tokens; adj_p* are not the percentiles.
+    assert_eq!(
+        lines(&f.results.to_csv())[1],
+        "schema-1.json,aiperf,0.3.0,openai/gpt-oss-20b,1,100,98,2,392,19637,28348,0.25,54.5,82.75,82,84.75,99.5,18,18,18.5,19,17.75,17.75,18.25,21.75,5171.75,5230,5936.5,6433.5"
+    );
+    assert_eq!(
+        f.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["schema-1.json:1: AIPerf says the run was cancelled (`was_cancelled`): its figures cover only part of it"]
+    );
+}
+
+// ---------------------------------------------------------------- llama-bench
+
+const LLAMA_HEADER: &str = "source,tool,tool_version,engine,version,model,n_prompt,n_gen,n_depth,tokens_per_s,tokens_per_s_std,backends,flash_attn";
+
+#[test]
+fn llama_bench_json_jsonl_and_csv_read_alike() {
+    let json = read("llama_bench/bench.json");
+    assert_eq!(
+        (json.format, json.tool, json.tool_version.as_deref()),
+        (results::Format::LlamaBench, "llama-bench", Some("b6012"))
+    );
+    assert_eq!(
+        lines(&json.results.to_csv()),
+        [
+            LLAMA_HEADER,
+            "bench.json,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,0,0,4266.666667,17.75,CUDA,0",
+            "bench.json,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,0,128,0,119.844681,0.699739,CUDA,0",
+        ]
+    );
+    assert_eq!(
+        facts(&json.facts)[5..],
+        [
+            "build_commit=5ab1c2d3 [bench.json]",
+            "hardware=NVIDIA GeForce RTX 4090 [bench.json]",
+            "date=2025-04-24 [bench.json]"
+        ]
+    );
+    let jsonl = read("llama_bench/bench.jsonl");
+    assert_eq!(
+        lines(&jsonl.results.to_csv())[1..],
+        [
+            "bench.jsonl,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,0,128,0,119.844681,0.699739,CUDA,0",
+            "bench.jsonl,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,128,4096,515.5,2.25,CUDA,1",
+        ]
+    );
+    let csv = read("llama_bench/bench.csv");
+    assert_eq!(csv.format, results::Format::LlamaBenchCsv);
+    assert_eq!(
+        lines(&csv.results.to_csv())[1..],
+        [
+            "bench.csv,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,0,0,4266.666667,17.75,CUDA,0",
+            "bench.csv,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,128,4096,515.5,2.25,CUDA,1",
+        ]
+    );
+}
+
+#[test]
+fn llama_bench_array_left_open_by_a_crash_is_read_as_far_as_it_goes() {
+    let f = read("llama_bench/crashed-open-array.json");
+    assert_eq!(f.results.len(), 2);
+    assert_eq!(
+        f.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["crashed-open-array.json:75: the JSON array is not closed (llama-bench stopped before the end of its run?): read the 2 complete results, up to line 75"]
+    );
+    // Any other tool's cut-short array is the error it is.
+    let e = results::read("summary.json", b"[\n {\"date\": \"20260101-000000\", \"model_id\": \"m\", \"num_prompts\": 1, \"backend\": \"openai\", \"run_number\": 0},\n {\"date\":").unwrap_err();
+    assert_eq!(
+        (e.kind, e.line, e.column),
+        (results::ErrorKind::Syntax, 3, 10)
+    );
+}
+
+#[test]
+fn llama_bench_old_build_with_backend_flags() {
+    let f = read("llama_bench/old-backend-flags.jsonl");
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            "source,tool,tool_version,engine,version,model,n_prompt,n_gen,tokens_per_s,tokens_per_s_std,backends,flash_attn",
+            "old-backend-flags.jsonl,llama-bench,b2990,llama.cpp,b2990,models/llama-2-7b.Q4_0.gguf,0,128,142.25,0.5,\"CUDA,BLAS\",0",
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- guidellm
+
+const GUIDELLM_HEADER_TAIL: &str = "num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99,tpot_incl_first_ms_mean,tpot_incl_first_ms_p50,tpot_incl_first_ms_p90,tpot_incl_first_ms_p99";
+
+#[test]
+fn guidellm_v0_3_json_median_for_p50_latency_in_seconds_and_its_requests() {
+    let f = read("guidellm/v0.3.json");
+    assert_eq!(
+        (f.format, f.tool_version.as_deref()),
+        (results::Format::GuidellmJson, None)
+    );
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            &format!("source,tool,model,request_rate,{GUIDELLM_HEADER_TAIL}"),
+            "v0.3.json,guidellm,Qwen/Qwen3-0.6B,10,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,142.75,142.5,230,248,1500,1500,2300,2480,144.5,144.25,231,249",
+        ]
+    );
+    assert_eq!(
+        lines(&f.requests.to_csv()),
+        [
+            "source,ttft_ms,tpot_ms,e2el_ms,input_tokens,output_tokens,start_s",
+            "v0.3.json,250,35.71428571428571,2500,128,64,0",
+            "v0.3.json,250,250,500,120,2,0.5",
+        ]
+    );
+    assert_eq!(
+        facts(&f.facts)[3..],
+        [
+            "failed=1 [v0.3.json]",
+            "endpoint=http://localhost:8000 [v0.3.json]",
+            "backend=openai_http [v0.3.json]",
+            "date=2025-09-23 [v0.3.json]"
+        ]
+    );
+}
+
+#[test]
+fn guidellm_v0_5_json_with_metadata_and_top_level_args() {
+    let f = read("guidellm/v0.5.json");
+    assert_eq!(f.tool_version.as_deref(), Some("0.5.2"));
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            &format!("source,tool,tool_version,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
+            "v0.5.json,guidellm,0.5.2,meta-llama/Llama-3.1-8B-Instruct,16,1000,980,0,60.2,1003520,125440,16.25,2080,18720,95.5,80.25,150,240.75,29.75,29.5,30.75,31.75,3900,3850,4000,4100,30.5,30.25,31.5,32.5",
+        ]
+    );
+}
+
+#[test]
+fn guidellm_v0_7_json_with_config_spec_and_head_request_records() {
+    let f = read("guidellm/v0.7.json");
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            &format!("source,tool,tool_version,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
+            "v0.7.json,guidellm,0.7.3,Qwen/Qwen3-8B,128,513,500,3,30,128000,128000,16.5,4224,8448,1200.5,1100.25,2000,2600.75,45.5,45.25,50,55.5,12500,12250,14000,15500,48.5,48.25,53,58.5",
+        ]
+    );
+    assert_eq!(
+        lines(&f.requests.to_csv())[1],
+        "v0.7.json,200,25,1000,256,33,0"
+    );
+    assert_eq!(
+        facts(&f.facts)[5],
+        "endpoint=http://10.0.0.5:8000 [v0.7.json]"
+    );
+}
+
+#[test]
+fn guidellm_yaml_report() {
+    let f = read("guidellm/v0.2-synchronous.yaml");
+    assert_eq!(f.format, results::Format::GuidellmYaml);
+    // A synchronous strategy runs one request at a time.
+    assert_eq!(
+        lines(&f.results.to_csv()),
+        [
+            &format!("source,tool,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
+            "v0.2-synchronous.yaml,guidellm,llama-3-2-3b,1,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,142.75,142.5,230,248,1500,1500,2300,2480,144.5,144.25,231,249",
+        ]
+    );
+}

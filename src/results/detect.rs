@@ -101,8 +101,6 @@ pub const SIGNATURES: &[(Format, &str, &str)] = &[
 pub(crate) enum Input {
     Json(json::Parsed),
     Yaml(Value),
-    // FIXME: read by the llama-bench reader of the next commit.
-    #[allow(dead_code)]
     Csv(String),
     Text(String),
 }

@@ -33,13 +33,17 @@
 //! Errors are [`ReadError`]s with the file, line and column; everything is
 //! linear in the size of the input.
 
+mod aiperf;
 mod bootlog;
 mod dates;
 pub mod detect;
 mod error;
 mod fields;
+mod genai_perf;
+mod guidellm;
 mod inferlint;
 mod json;
+mod llama_bench;
 mod prometheus;
 mod sglang;
 mod table;
@@ -184,7 +188,7 @@ fn read_input(
                     file: name.to_string(),
                     line,
                     message: format!(
-                        "the JSON array is not closed (llama-bench stopped before the end of its run?): read the {items} results before line {line}"
+                        "the JSON array is not closed (llama-bench stopped before the end of its run?): read the {items} complete results, up to line {line}"
                     ),
                 });
             }
@@ -195,32 +199,33 @@ fn read_input(
             offset: 0,
             line: 1,
         }],
-        Input::Csv(_) => return Err(not_yet(name, format)),
+        Input::Csv(text) => {
+            return finish(name, format, llama_bench::read_csv(name, &text)?, warnings)
+        }
         Input::Text(_) => Vec::new(),
     };
     // YAML has no byte positions to point errors at.
     let json_bytes = (format != Format::GuidellmYaml).then_some(bytes);
-    let out =
-        match format {
-            Format::VllmServe | Format::VllmSweepSummary => {
-                vllm::read_serve(name, json_bytes, &values)?
-            }
-            Format::VllmThroughput => vllm::read_throughput(name, json_bytes, &values)?,
-            Format::VllmLatency => vllm::read_latency(name, json_bytes, &values)?,
-            Format::SglangServe => sglang::read_serve(name, json_bytes, &values)?,
-            Format::SglangOneBatch => sglang::read_one_batch(name, json_bytes, &values)?,
-            Format::TrtllmServe => trtllm::read_serve(name, json_bytes, &values)?,
-            Format::TrtllmBench => trtllm::read_bench(name, json_bytes, &values)?,
-            Format::GenaiPerf
-            | Format::Aiperf
-            | Format::LlamaBench
-            | Format::GuidellmJson
-            | Format::GuidellmYaml => return Err(not_yet(name, format)),
-            Format::LlamaBenchCsv
-            | Format::InferlintSnapshot
-            | Format::InferlintSeries
-            | Format::InferlintResults
-            | Format::ServerLog => return Err(ReadError::new(
+    let out = match format {
+        Format::VllmServe | Format::VllmSweepSummary => {
+            vllm::read_serve(name, json_bytes, &values)?
+        }
+        Format::VllmThroughput => vllm::read_throughput(name, json_bytes, &values)?,
+        Format::VllmLatency => vllm::read_latency(name, json_bytes, &values)?,
+        Format::SglangServe => sglang::read_serve(name, json_bytes, &values)?,
+        Format::SglangOneBatch => sglang::read_one_batch(name, json_bytes, &values)?,
+        Format::TrtllmServe => trtllm::read_serve(name, json_bytes, &values)?,
+        Format::TrtllmBench => trtllm::read_bench(name, json_bytes, &values)?,
+        Format::GenaiPerf => genai_perf::read(name, json_bytes, &values)?,
+        Format::Aiperf => aiperf::read(name, json_bytes, &values)?,
+        Format::LlamaBench => llama_bench::read_json(name, json_bytes, &values)?,
+        Format::GuidellmJson | Format::GuidellmYaml => guidellm::read(name, json_bytes, &values)?,
+        Format::LlamaBenchCsv => llama_bench::read_csv(name, detect::utf8(name, bytes)?)?,
+        Format::InferlintSnapshot
+        | Format::InferlintSeries
+        | Format::InferlintResults
+        | Format::ServerLog => {
+            return Err(ReadError::new(
                 ErrorKind::UnknownFormat,
                 name,
                 format!(
@@ -230,19 +235,10 @@ fn read_input(
             )
             .hint(
                 "read the whole run folder, with its bench file, snapshots, series and boot log",
-            )),
-        };
+            ))
+        }
+    };
     finish(name, format, out, warnings)
-}
-
-// FIXME: readers of these formats follow in the next commits; until then
-// such a file is recognised and refused.
-fn not_yet(name: &str, format: Format) -> ReadError {
-    ReadError::new(
-        ErrorKind::UnknownFormat,
-        name,
-        format!("{} files are recognised but not read yet", format.name()),
-    )
 }
 
 /// Adds what every file shares: each row's source and tool, and the facts

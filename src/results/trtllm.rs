@@ -103,6 +103,9 @@ pub(super) fn read_bench(
         if let Some(b) = o.text("engine.backend")? {
             push_distinct(&mut out.facts, Fact::text("backend", b, file));
         }
+        if let Some(h) = o.text("machine.name")? {
+            push_distinct(&mut out.facts, Fact::text("hardware", h, file));
+        }
         out.results.push(row);
     }
     Ok(out)

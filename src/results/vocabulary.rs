@@ -168,7 +168,7 @@ pub struct Keys {
 }
 
 /// Every reader's keys, in the order the documentation lists the tools.
-pub fn tools() -> [&'static Keys; 8] {
+pub fn tools() -> [&'static Keys; 12] {
     use super::*;
     [
         &vllm::SERVE,
@@ -178,6 +178,10 @@ pub fn tools() -> [&'static Keys; 8] {
         &sglang::ONE_BATCH,
         &trtllm::SERVE,
         &trtllm::BENCH,
+        &genai_perf::KEYS,
+        &aiperf::KEYS,
+        &llama_bench::KEYS,
+        &guidellm::KEYS,
         &inferlint::SERIES,
     ]
 }
@@ -211,6 +215,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("model", "The model, as the file names it."),
     ("endpoint", "Where the client sent its requests: a URL or an API path."),
     ("backend", "The client's backend or API type (`openai`, `openai-chat`, `sglang`, `openai_http`)."),
+    ("hardware", "The GPU (or CPU) the file names: llama-bench's `gpu_info` or `cpu_info`, trtllm-bench's `machine.name`."),
+    ("build_commit", "llama.cpp: the git commit of the build (`build_commit`)."),
     ("date", "The day the benchmark ran, from the file (never the clock), as YYYY-MM-DD."),
     ("max_concurrency", "A concurrency the client was asked for (one fact per distinct value)."),
     ("request_rate", "A request rate the client was asked for (one fact per distinct value)."),
