@@ -30,6 +30,9 @@
 //!    cache size, SGLang's running limit), each saying which file it came
 //!    from.
 //!
+//! [`scrub`] is apart from reading: one pass over a file's bytes before a
+//! copy is kept, removing credentials and generated texts.
+//!
 //! Errors are [`ReadError`]s with the file, line and column; everything is
 //! linear in the size of the input.
 
@@ -45,6 +48,7 @@ mod inferlint;
 mod json;
 mod llama_bench;
 mod prometheus;
+pub mod scrub;
 mod sglang;
 mod table;
 mod trtllm;
