@@ -811,3 +811,79 @@ fn guidellm_yaml_report() {
         ]
     );
 }
+
+// ---------------------------------------------------------------- docs
+
+const BEGIN: &str = "<!-- generated from src/results/vocabulary.rs: do not edit below; tests/results.rs checks it -->\n";
+const END: &str = "<!-- end of the generated part -->\n";
+
+/// docs/results.md says what the code says: the formats, every column with
+/// its unit, definition and each tool's key, and the facts.
+/// `UPDATE_DOCS=1 cargo test --test results` writes it again.
+#[test]
+fn docs_results_md_is_the_vocabulary() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (head, rest) = doc
+        .split_once(BEGIN)
+        .expect("docs/results.md has the begin marker");
+    let (body, tail) = rest
+        .split_once(END)
+        .expect("docs/results.md has the end marker");
+    let generated = format!("\n{}\n", findings::results::vocabulary::markdown());
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{head}{BEGIN}{generated}{END}{tail}")).unwrap();
+        return;
+    }
+    assert!(
+        body == generated,
+        "docs/results.md is out of date: run `UPDATE_DOCS=1 cargo test --test results`"
+    );
+}
+
+/// Every name the issue fixes is in the vocabulary, spelled as the checks
+/// outside the project read it.
+#[test]
+fn the_fixed_column_names() {
+    use findings::results::vocabulary::{RequestCol, ResultCol, SeriesCol};
+    use findings::results::Columns;
+    let names = |all: &[findings::results::vocabulary::Column]| {
+        all.iter().map(|c| c.name).collect::<Vec<_>>()
+    };
+    let results = names(ResultCol::ALL);
+    let mut fixed: Vec<String> = "source tool tool_version engine version model max_concurrency request_rate num_prompts completed failed duration_s input_tokens output_tokens request_throughput output_throughput total_token_throughput n_prompt n_gen n_depth tokens_per_s tokens_per_s_std"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    for m in ["ttft", "tpot", "itl", "e2el"] {
+        for s in ["mean", "p50", "p90", "p99"] {
+            fixed.push(format!("{m}_ms_{s}"));
+        }
+    }
+    for f in &fixed {
+        assert!(results.contains(&f.as_str()), "results lacks {f}");
+    }
+    assert_eq!(
+        names(RequestCol::ALL),
+        [
+            "source",
+            "ttft_ms",
+            "tpot_ms",
+            "e2el_ms",
+            "input_tokens",
+            "output_tokens",
+            "start_s"
+        ]
+    );
+    assert_eq!(
+        names(SeriesCol::ALL),
+        [
+            "t_s",
+            "running",
+            "waiting",
+            "kv_usage",
+            "preemptions",
+            "generation_tokens_per_s"
+        ]
+    );
+}

@@ -272,11 +272,16 @@ fn table_md<C: Columns>(pick: fn(&Keys) -> Vec<(C, From)>) -> String {
     s
 }
 
-/// The vocabulary as Markdown: the three tables, every column with its
-/// unit, definition and the key of each tool it comes from, then the facts.
-/// `docs/results.md` holds this text between its two markers.
+/// The vocabulary as Markdown: the formats and what tells each apart, the
+/// three tables (every column with its unit, definition and the key of each
+/// tool it comes from), then the facts. `docs/results.md` holds this text
+/// between its two markers.
 pub fn markdown() -> String {
-    let mut s = String::new();
+    let mut s = String::from("### Formats\n\nTold apart by their content, never by their file name.\n\n| format | known by |\n|---|---|\n");
+    for (_, name, keys) in super::detect::SIGNATURES {
+        s.push_str(&format!("| {name} | {keys} |\n"));
+    }
+    s.push('\n');
     s.push_str("### Table `results`\n\nOne row per result: one benchmark at one setting.\n\n");
     s.push_str(&table_md::<ResultCol>(|k| k.results.to_vec()));
     s.push_str("\n### Table `requests`\n\nOne row per completed request, where the file keeps per-request figures.\n\n");
