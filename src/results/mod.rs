@@ -273,18 +273,15 @@ fn finish(
         ("max_concurrency", ResultCol::MaxConcurrency),
         ("request_rate", ResultCol::RequestRate),
     ] {
-        let mut seen: Vec<&Cell> = Vec::new();
+        // Distinct values in the order of the rows, in one pass.
+        let mut seen = std::collections::BTreeSet::new();
         for row in &out.results.rows {
             if let Some(c) = row.get(col) {
-                if !seen.contains(&c) {
-                    seen.push(c);
+                if seen.insert(c.csv()) {
+                    facts.push(Fact::new(fact, Some(c.clone()), name));
                 }
             }
         }
-        facts.extend(
-            seen.into_iter()
-                .map(|c| Fact::new(fact, Some(c.clone()), name)),
-        );
     }
     let failed: Vec<f64> = out
         .results

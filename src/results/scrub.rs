@@ -367,7 +367,29 @@ pub fn scrub(name: &str, bytes: &[u8], keep_texts: bool) -> Result<Scrubbed, Rea
     Ok(scrub_lines(text))
 }
 
+/// Line numbers of offsets that only grow, counted once: a removal's line
+/// costs the text since the previous one, so the pass stays linear.
+struct Lines<'a> {
+    b: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl Lines<'_> {
+    fn of(&mut self, offset: usize) -> usize {
+        if offset < self.at {
+            self.at = 0;
+            self.line = 1;
+        }
+        let offset = offset.min(self.b.len());
+        self.line += memchr::memchr_iter(b'\n', &self.b[self.at..offset]).count();
+        self.at = offset;
+        self.line
+    }
+}
+
 fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
+    let mut lines = Lines { b, at: 0, line: 1 };
     let mut out = Vec::with_capacity(b.len());
     let mut log = Log::default();
     let mut copied = 0;
@@ -394,12 +416,7 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                 Event::Open { .. } if depth == until + 2 => n += 1,
                 Event::Close { end } if depth == until => {
                     cut(&mut out, &mut copied, from, end, b"");
-                    log.push(
-                        path_text(&w.path(), true),
-                        json::position(b, key).0,
-                        Removed::Texts,
-                        n,
-                    );
+                    log.push(path_text(&w.path(), true), lines.of(key), Removed::Texts, n);
                     dropping = None;
                     continue;
                 }
@@ -463,7 +480,7 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                         let texts = usize::from(tok == Tok::Str);
                         log.push(
                             path_text(&w.path(), true),
-                            json::position(b, key).0,
+                            lines.of(key),
                             Removed::Texts,
                             texts,
                         );
@@ -489,7 +506,7 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                             );
                             log.push(
                                 path_text(&w.path(), false),
-                                json::position(b, start).0,
+                                lines.of(start),
                                 Removed::Credential,
                                 1,
                             );
@@ -504,7 +521,7 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                             let encoded = serde_json::to_string(&clean).unwrap_or_default();
                             cut(&mut out, &mut copied, start, end, encoded.as_bytes());
                             let path = path_text(&w.path(), false);
-                            let line = json::position(b, start).0;
+                            let line = lines.of(start);
                             log.push(
                                 if path.is_empty() {
                                     names[0].to_string()
