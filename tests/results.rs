@@ -887,3 +887,27 @@ fn the_fixed_column_names() {
         ]
     );
 }
+
+#[test]
+fn a_yaml_report_that_does_not_parse_says_where_and_an_alias_bomb_is_refused() {
+    let e = results::read(
+        "benchmarks.yaml",
+        b"benchmarks:\n- type_: generative_benchmark\n  config: {strategy: [1, 2}\n",
+    )
+    .unwrap_err();
+    assert_eq!((e.kind, e.line), (results::ErrorKind::Syntax, 3));
+    assert!(e.message.starts_with("invalid YAML: "), "{e}");
+    // Nine levels of nine aliases: a billion strings if expanded.
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    let mut prev = 'a';
+    for n in 'b'..='j' {
+        bomb.push_str(&format!(
+            "{n}: &{n} [{}]\n",
+            vec![format!("*{prev}"); 9].join(", ")
+        ));
+        prev = n;
+    }
+    bomb.push_str(&format!("benchmarks: [*{prev}]\n"));
+    let e = results::read("benchmarks.yaml", bomb.as_bytes()).unwrap_err();
+    assert_eq!(e.kind, results::ErrorKind::Syntax, "{e}");
+}

@@ -157,11 +157,38 @@ pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> 
     }
     let is_log = is_server_log(text);
     if !is_log && first.contains(':') && !first.starts_with('[') {
-        if let Ok(v @ Value::Object(_)) = serde_yaml::from_str::<Value>(text) {
-            return Ok(Input::Yaml(v));
+        // The one YAML format is guidellm's report; serde_yaml is used here
+        // directly because the loader's wrapper sits in a higher layer.
+        match serde_yaml::from_str::<Value>(text) {
+            Ok(v @ Value::Object(_)) => return Ok(Input::Yaml(v)),
+            Ok(_) => {}
+            Err(e) => return Err(yaml_error(file, text, &e)),
         }
     }
     Ok(Input::Text(text.to_string()))
+}
+
+/// A YAML error at its line and column; at the end of a text without a
+/// final line end libyaml may point one line past the last, which is put
+/// at the end of the last line.
+fn yaml_error(file: &str, text: &str, e: &serde_yaml::Error) -> ReadError {
+    let full = e.to_string();
+    let what = full.split(" at line ").next().unwrap_or(&full);
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (line, column) = match e.location() {
+        Some(l) if l.line() > lines.len() => (
+            lines.len(),
+            lines.last().map_or(0, |l| l.chars().count()) + 1,
+        ),
+        Some(l) => (
+            l.line(),
+            l.column().min(lines[l.line() - 1].chars().count() + 1),
+        ),
+        None => (0, 0),
+    };
+    ReadError::new(ErrorKind::Syntax, file, format!("invalid YAML: {what}"))
+        .at(line, column)
+        .hint("a result file is read as its tool wrote it; an edited or cut-short copy cannot be read")
 }
 
 /// The format of `bytes`. `name` is used only in messages.

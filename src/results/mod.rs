@@ -14,7 +14,7 @@
 //!    what it looks like: JSON (leniently: bare `Infinity`/`NaN`, streams
 //!    of objects, JSON Lines, a llama-bench array left open; `json.rs`),
 //!    YAML, llama-bench CSV, or text.
-//! 2. [`detect`] names the format from the content ([`Format`],
+//! 2. [`detect()`] names the format from the content ([`Format`],
 //!    `detect.rs`), never from the file name.
 //! 3. The reader of that tool (one file each: `vllm.rs`, `sglang.rs`,
 //!    `trtllm.rs`, `genai_perf.rs`, `aiperf.rs`, `llama_bench.rs`,
@@ -32,6 +32,22 @@
 //!
 //! [`scrub`] is apart from reading: one pass over a file's bytes before a
 //! copy is kept, removing credentials and generated texts.
+//!
+//! What the rest of the crate calls:
+//!
+//! - [`detect()`]`(name, bytes) -> Format`, [`read`]`(name, bytes) -> ResultFile`
+//!   and [`read_folder`]`(&[(name, bytes)]) -> RunFolder`; `name` only names
+//!   the file in messages and in the `source` column.
+//! - [`ResultFile`]: `format`, `tool`, `tool_version`, `facts`, the tables
+//!   `results` and `requests` ([`Table`], rows of [`Cell`]s by column,
+//!   [`Table::to_csv`] for the CSV a run publishes), `warnings`.
+//! - [`RunFolder`]: the client's `files`, the `series` table, `facts`,
+//!   inferlint's `checks`, the files `not_read`, `warnings`.
+//! - [`scrub::scrub`]`(name, bytes, keep_texts)` and
+//!   [`scrub::holds_credential`]`(bytes)`.
+//! - [`vocabulary`]: the columns ([`vocabulary::ResultCol`] and the
+//!   others, with [`Columns::ALL`]), the facts, and the Markdown of
+//!   `docs/results.md` ([`vocabulary::markdown`]).
 //!
 //! Errors are [`ReadError`]s with the file, line and column; everything is
 //! linear in the size of the input.

@@ -5,7 +5,7 @@
 //! All of it is data: the column enums and their descriptions come from the
 //! `columns!` tables below, and each reader declares its [`Keys`] (which
 //! key of its tool's file fills which column). The readers fill their rows
-//! from those same declarations ([`fill`]), and `docs/results.md` is
+//! from those same declarations (`fill`), and `docs/results.md` is
 //! generated from them ([`markdown`]; `tests/results.rs` holds the file to
 //! it), so the documentation cannot say one thing while the code does
 //! another. The names are fixed by issue 21: checks outside the project
