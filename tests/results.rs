@@ -911,3 +911,30 @@ fn a_yaml_report_that_does_not_parse_says_where_and_an_alias_bomb_is_refused() {
     let e = results::read("benchmarks.yaml", bomb.as_bytes()).unwrap_err();
     assert_eq!(e.kind, results::ErrorKind::Syntax, "{e}");
 }
+
+#[test]
+fn guidellm_v0_4_without_metadata_and_v0_6_with_the_target_in_backend_kwargs() {
+    let v4 = read("guidellm/v0.4.json");
+    assert_eq!(
+        (
+            v4.tool_version.as_deref(),
+            v4.results.rows[0].text(results::vocabulary::ResultCol::Model)
+        ),
+        (None, Some("meta-llama/Llama-3.1-8B-Instruct"))
+    );
+    let v6 = read("guidellm/v0.6.json");
+    assert_eq!(
+        (
+            v6.tool_version.as_deref(),
+            v6.results.rows[0].text(results::vocabulary::ResultCol::Model)
+        ),
+        (Some("0.6.1"), Some("Qwen/Qwen3-8B"))
+    );
+    assert!(facts(&v6.facts).contains(&"endpoint=http://127.0.0.1:9000 [v0.6.json]".to_string()));
+    // Its key, unmasked in backend_kwargs, is a credential.
+    let raw = std::fs::read(fixture("guidellm/v0.6.json")).unwrap();
+    assert_eq!(
+        results::scrub::holds_credential(&raw),
+        Some(("args.backend_kwargs.api_key".into(), 1))
+    );
+}
