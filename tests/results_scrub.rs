@@ -233,4 +233,8 @@ fn names_that_only_look_like_credentials_are_left_alone() {
     let s = scrub("x.json", json, false).unwrap();
     assert_eq!((s.removed, s.bytes), (vec![], json.to_vec()));
     assert_eq!(holds_credential(json), None);
+    // SGLang's log counts tokens in words that end in `-token`.
+    let log = b"[2026-10-01] Prefill batch, #new-seq: 1, #new-token: 6, #cached-token: 0, token usage: 0.00, #pending-token: 0, input throughput (token/s): 2.78\n";
+    assert_eq!(holds_credential(log), None);
+    assert_eq!(scrub("boot.log", log, false).unwrap().removed, []);
 }

@@ -105,6 +105,19 @@ fn every_shared_result_file_reads_with_the_figures_it_holds() {
         let path = results_dir.join(file);
         let f = read(&path);
         seen.push((file.to_string(), f.format, f.results.len()));
+        // The kept copy reads to the same rows, and holds no credential;
+        // only AIPerf's file of wellflat held one (a dummy `test_key`).
+        let bytes = std::fs::read(&path).unwrap();
+        let kept = results::scrub::scrub(file, &bytes, false).unwrap();
+        let again = results::read(&f.source, &kept.bytes).unwrap();
+        assert_eq!(again.results, f.results, "{file}");
+        assert_eq!(
+            results::scrub::holds_credential(&kept.bytes),
+            None,
+            "{file}"
+        );
+        let held = results::scrub::holds_credential(&bytes).is_some();
+        assert_eq!(held, file.starts_with("aiperf/wellflat"), "{file}");
         let vllm_keys = [
             (R::Completed, "completed"),
             (R::DurationS, "duration"),
@@ -696,6 +709,20 @@ fn every_other_recorded_file_reads_or_is_named_as_not_read() {
         );
         let f = results::read_folder(&[("boot.log".into(), bytes)]).unwrap();
         assert_eq!(fact(&f, "kv_cache_tokens"), tokens, "{log}");
+    }
+    // No recorded file holds a credential (SGLang's `#new-token: 6` and
+    // `token usage: 0.00` are counts), so the check stage keeps them all.
+    for e in walkdir::WalkDir::new(&runs) {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let bytes = std::fs::read(e.path()).unwrap();
+            assert_eq!(
+                results::scrub::holds_credential(&bytes),
+                None,
+                "{}",
+                e.path().display()
+            );
+        }
     }
     // A start that died before the engine printed anything of its own.
     let bytes = std::fs::read(runs.join("trtllm-1.3/boot_fail_no_cuda_home.log")).unwrap();

@@ -156,7 +156,7 @@ pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> 
         return Ok(Input::Csv(text.to_string()));
     }
     let is_log = is_server_log(text);
-    if !is_log && first.contains(':') && !first.starts_with('[') {
+    if !is_log && starts_yaml_mapping(first) {
         // The one YAML format is guidellm's report; serde_yaml is used here
         // directly because the loader's wrapper sits in a higher layer.
         match serde_yaml::from_str::<Value>(text) {
@@ -166,6 +166,22 @@ pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> 
         }
     }
     Ok(Input::Text(text.to_string()))
+}
+
+/// Whether `line` opens a YAML mapping as a report does (`benchmarks:`,
+/// `metadata:`, or `---`): a key of one word, then `:` and a space or the
+/// end of the line. A log line (`Skipping import …: …`) is no such line.
+pub(crate) fn starts_yaml_mapping(line: &str) -> bool {
+    let line = line.trim_end();
+    if line == "---" {
+        return true;
+    }
+    let key_end = line.find(':').unwrap_or(0);
+    key_end > 0
+        && line[..key_end]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && line[key_end + 1..].chars().next().is_none_or(|c| c == ' ')
 }
 
 /// A YAML error at its line and column; at the end of a text without a

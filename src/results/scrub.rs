@@ -165,12 +165,13 @@ fn secrets_in_text(s: &str) -> Vec<(usize, usize, &'static str)> {
     for name in CREDENTIAL_KEYS {
         for at in memchr::memmem::find_iter(&lower, name.as_bytes()) {
             let end = at + name.len();
-            if at > 0 && is_word(b[at - 1])
-                || end < b.len() && is_word(lower[end]) && b[end] != b'-'
-            {
+            let cli = at >= 2 && &b[at - 2..at] == b"--";
+            // A whole word: not the end of another (`#new-token: 6` in
+            // SGLang's log is a count), except a `--option`.
+            let joined = at > 0 && (is_word(b[at - 1]) || b[at - 1] == b'-' && !cli);
+            if joined || end < b.len() && is_word(lower[end]) && b[end] != b'-' {
                 continue;
             }
-            let cli = at >= 2 && &b[at - 2..at] == b"--";
             if let Some(range) = value_after(b, end, cli, name.contains("authorization")) {
                 found.push((range.0, range.1, *name));
             }
@@ -273,7 +274,8 @@ fn value_after(b: &[u8], mut i: usize, cli: bool, authorization: bool) -> Option
         i += 1;
     }
     let v = std::str::from_utf8(&b[start..i]).ok()?;
-    is_secret_value(v).then_some((start, i))
+    // In free text a number is a count (`token usage: 0.00`), not a secret.
+    (is_secret_value(v) && v.parse::<f64>().is_err()).then_some((start, i))
 }
 
 /// `s` with its credentials replaced, and the names that gave them away.
@@ -578,8 +580,7 @@ fn scrub_yaml(name: &str, text: &str, keep_texts: bool) -> Result<Option<Scrubbe
         .lines()
         .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .unwrap_or("");
-    if !first.contains(':')
-        || first.starts_with('[')
+    if !super::detect::starts_yaml_mapping(first)
         || super::detect::classify(name, &super::detect::Input::Text(text.to_string())).is_ok()
     {
         return Ok(None);
