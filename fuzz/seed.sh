@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")"
 root=..
-mkdir -p corpus/load_finding corpus/load_run corpus/version
+mkdir -p corpus/load_finding corpus/load_run corpus/version corpus/result_file
 
 # Findings: every bundled and fixture finding, as it is.
 for f in "$root"/findings/*.md; do
@@ -42,4 +42,10 @@ while read -r v; do
     prev=$v
 done < corpus/versions.txt
 rm corpus/versions.txt
-echo "seeds: $(ls corpus/load_finding | wc -l) findings, $(ls corpus/load_run | wc -l) runs, $(ls corpus/version | wc -l) versions"
+
+# Result files: every fixture of tests/fixtures/results, as it is.
+find "$root"/tests/fixtures/results -type f | while read -r f; do
+    cp "$f" "corpus/result_file/$(echo "${f#"$root"/tests/fixtures/results/}" | tr / _)"
+done
+
+echo "seeds: $(ls corpus/load_finding | wc -l) findings, $(ls corpus/load_run | wc -l) runs, $(ls corpus/version | wc -l) versions, $(ls corpus/result_file | wc -l) result files"

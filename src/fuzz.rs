@@ -3,9 +3,10 @@
 //! to the very same code (`tests/fuzz_regressions.rs`).
 //!
 //! Each function takes arbitrary bytes, runs them through the loader the way
-//! `findings check` would, and panics if an invariant breaks: a panic inside
-//! `findings`, a diagnostic that points outside its file, or versions that
-//! order inconsistently.
+//! `findings check` would (or, for result files, the way an import would),
+//! and panics if an invariant breaks: a panic inside `findings`, a
+//! diagnostic or error that points outside its file, versions that order
+//! inconsistently, or a scrubbed result file that still holds a credential.
 
 use crate::diagnostics::Diagnostic;
 use crate::load::{self, decode_text, Loaded, TableText};
@@ -126,5 +127,65 @@ pub fn version(data: &[u8]) {
         use std::hash::{BuildHasher, RandomState};
         let s = RandomState::new();
         assert_eq!(s.hash_one(&x), s.hash_one(&y), "{x} and {y}");
+    }
+}
+
+/// An error about `data` points inside it: a line it has, a column within
+/// that line (or just after its end).
+fn assert_inside(e: &crate::results::ReadError, data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let _ = e.to_string();
+    if e.line == 0 {
+        return;
+    }
+    let lines: Vec<&str> = text.split('\n').collect();
+    assert!(
+        e.line <= lines.len(),
+        "line {} of {}: {e}",
+        e.line,
+        lines.len()
+    );
+    let line = lines[e.line - 1];
+    assert!(
+        e.column >= 1 && e.column <= line.chars().count() + 1,
+        "column {} of {line:?}: {e}",
+        e.column
+    );
+}
+
+/// Bytes as a benchmark result file: detected, read, scrubbed, and read as
+/// a run folder. Errors point inside the bytes; the scrubbed copy holds no
+/// credential, and reads whenever the original did.
+pub fn result_file(data: &[u8]) {
+    use crate::results::{self, scrub};
+    let read = results::read("bench.json", data);
+    if let Err(e) = &read {
+        assert_inside(e, data);
+    }
+    if let Err(e) = results::detect("bench.json", data) {
+        assert_inside(&e, data);
+    }
+    match scrub::scrub("bench.json", data, false) {
+        Ok(s) => {
+            assert_eq!(
+                scrub::holds_credential(&s.bytes),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(&s.bytes)
+            );
+            if read.is_ok() {
+                if let Err(e) = results::read("bench.json", &s.bytes) {
+                    panic!(
+                        "the scrubbed copy does not read: {e}\n{:?}",
+                        String::from_utf8_lossy(&s.bytes)
+                    );
+                }
+            }
+        }
+        Err(e) => assert_inside(&e, data),
+    }
+    let _ = scrub::holds_credential(data);
+    if let Err(e) = results::read_folder(&[("bench.json".into(), data.to_vec())]) {
+        let _ = e.to_string();
     }
 }

@@ -18,7 +18,8 @@
 //!
 //! Below the stages: [`util`] (hashing, escaping), [`version`]s, [`urls`],
 //! [`assets`], the [`sink`] the stages hand files to, and the libraries
-//! they share, [`markdown`] and [`chart`]. Above them: [`incremental`],
+//! they share, [`markdown`], [`chart`] and [`results`] (benchmark result
+//! files read into one vocabulary). Above them: [`incremental`],
 //! what `serve` keeps between builds, and the commands ([`serve`],
 //! [`authoring`], [`audit`]).
 
@@ -37,6 +38,7 @@ pub mod pages;
 pub mod pipeline;
 pub mod record;
 pub mod render;
+pub mod results;
 pub mod serve;
 pub mod sink;
 pub mod state;

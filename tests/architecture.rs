@@ -22,8 +22,9 @@ const LAYERS: &[&[&str]] = &[
     &["record"],
     // What records mean: version states, the site's addresses, where files go.
     &["state", "urls", "sink"],
-    // Libraries of the stages: Markdown (with highlighting) and charts.
-    &["markdown", "chart"],
+    // Libraries of the stages: Markdown (with highlighting), charts, and
+    // the benchmark tools' result files.
+    &["markdown", "chart", "results"],
     // Stage 1.
     &["load"],
     // Stage 2.

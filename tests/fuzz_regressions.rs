@@ -74,3 +74,33 @@ fn the_targets_accept_the_bundled_records() {
         findings::fuzz::version(v.as_bytes());
     }
 }
+
+#[test]
+fn result_file() {
+    each("result_file", findings::fuzz::result_file);
+}
+
+/// Every fixture result file cut short at many places, and whole: the same
+/// checks as the `result_file` target (a cut-short file is the usual way a
+/// result file goes wrong).
+#[test]
+fn result_file_every_fixture_cut_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results");
+    let mut n = 0;
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let data = std::fs::read(entry.path()).unwrap();
+        let step = (data.len() / 150).max(1);
+        for cut in (0..=data.len()).step_by(step).chain([data.len()]) {
+            let part = &data[..cut];
+            if std::panic::catch_unwind(|| findings::fuzz::result_file(part)).is_err() {
+                panic!("{} cut at byte {cut} fails", entry.path().display());
+            }
+            n += 1;
+        }
+    }
+    eprintln!("result_file: {n} cuts");
+}

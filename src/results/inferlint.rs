@@ -1,0 +1,468 @@
+//! An inferlint run folder: what `inferlint xray` keeps of one run.
+//!
+//! Each file is told by its content, not its name: the client's result
+//! (`bench.json` or `bench.jsonl`, in any client format of this module),
+//! the two `/metrics` snapshots (`inferlint.snapshot/1`; the earlier by
+//! its monotonic time is "before"), the time series
+//! (`inferlint.series/1`), the engine's boot log, and `results.json` (the
+//! checks inferlint ran) where present. Other files (`load.log`, the HTML
+//! report) are listed as not read.
+//!
+//! From these come the `series` table and the facts a reviewer needs, each
+//! naming its file: the engine (from the server's own metric names), its
+//! version (boot log), the most requests the server ran (the largest
+//! `running` of the series), preemptions during the run (after minus
+//! before of `vllm:num_preemptions_total`, or of SGLang's
+//! `sglang:num_retracted_requests_total`, which SGLang exports only after
+//! the first retraction, so absent means 0; TensorRT-LLM has no counter,
+//! and its pauses are counted from its log), the KV cache pool of the
+//! start (boot log), SGLang's limit on running requests (boot log), and
+//! the output tokens the server counted. The client's rows get the engine
+//! and version where their file names none.
+
+use super::bootlog;
+use super::dates;
+use super::detect::{self, Format, Input};
+use super::error::{ErrorKind, ReadError, Warning};
+use super::fields::{self, Obj};
+use super::json::Located;
+use super::prometheus::Scrape;
+use super::table::{Cell, Row, Table};
+use super::vocabulary::{From, Keys, ResultCol as R, SeriesCol as S};
+use super::{Fact, ResultFile};
+use serde_json::Value;
+
+/// The keys of `run.series.jsonl`.
+pub(super) static SERIES: Keys = Keys {
+    tool: "inferlint `run.series.jsonl`",
+    results: &[],
+    requests: &[],
+    series: &[
+        (
+            S::TS,
+            From::Derived(
+                "(`t_mono_ns` − the first sample's) / 10⁹ (`t_wall` where there is no `t_mono_ns`)",
+            ),
+        ),
+        (S::Running, From::Key("running")),
+        (S::Waiting, From::Key("waiting")),
+        (S::KvUsage, From::Key("kv_usage")),
+        (
+            S::Preemptions,
+            From::Derived("`preemptions` minus the first sample's"),
+        ),
+        (
+            S::GenerationTokensPerS,
+            From::Derived(
+                "the change of `generation_tokens` over the time since the previous sample",
+            ),
+        ),
+    ],
+};
+
+/// One check of inferlint's `results.json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// Its id (`T8`).
+    pub tripwire: String,
+    /// `pass`, `warn`, `fail`, `unknown` or `not_applicable`.
+    pub status: String,
+    /// What it found, figures included.
+    pub message: String,
+}
+
+/// An inferlint run folder, read.
+#[derive(Debug, Clone)]
+pub struct RunFolder {
+    /// The client's result files.
+    pub files: Vec<ResultFile>,
+    /// The time series, one row per sample.
+    pub series: Table<S>,
+    /// The server-side facts, each with its file.
+    pub facts: Vec<Fact>,
+    /// inferlint's checks, from `results.json`.
+    pub checks: Vec<Check>,
+    /// Files of no format this module reads, by name.
+    pub not_read: Vec<String>,
+    /// Things worth a look.
+    pub warnings: Vec<Warning>,
+}
+
+impl RunFolder {
+    /// The first fact named `name`.
+    pub fn fact(&self, name: &str) -> Option<&Fact> {
+        self.facts.iter().find(|f| f.name == name)
+    }
+}
+
+struct Snapshot<'a> {
+    file: &'a str,
+    mono_ns: Option<f64>,
+    wall: Option<f64>,
+    scrape: Scrape,
+}
+
+fn snapshot<'a>(file: &'a str, bytes: &[u8], v: &Located) -> Result<Snapshot<'a>, ReadError> {
+    let o = Obj::top(&v.value, file, Some(bytes), v.offset, v.line);
+    Ok(Snapshot {
+        file,
+        mono_ns: o.num("t_mono_ns")?,
+        wall: o.num("t_wall")?,
+        scrape: Scrape::parse(&o.text("text")?.unwrap_or_default()),
+    })
+}
+
+/// The engine whose metrics a scrape holds.
+fn engine_of(s: &Scrape) -> Option<&'static str> {
+    if s.has_prefix("vllm:") {
+        Some("vllm")
+    } else if s.has_prefix("sglang:") {
+        Some("sglang")
+    } else if s.has_prefix("trtllm_") {
+        Some("tensorrt-llm")
+    } else {
+        None
+    }
+}
+
+pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, ReadError> {
+    let mut sorted: Vec<&(String, Vec<u8>)> = files.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut folder = RunFolder {
+        files: Vec::new(),
+        series: Table::default(),
+        facts: Vec::new(),
+        checks: Vec::new(),
+        not_read: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut snaps = Vec::new();
+    let mut series_engine: Option<(String, &str)> = None;
+    let mut series_file = None;
+    let mut boot: Option<(&str, bootlog::Boot)> = None;
+    for (name, bytes) in sorted {
+        super::check_size(name, bytes)?;
+        let input = detect::parse_input(name, bytes)?;
+        let format = match detect::classify(name, &input) {
+            Ok(f) => f,
+            Err(e) if e.kind == ErrorKind::UnknownFormat => {
+                folder.not_read.push(name.clone());
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        match (format, &input) {
+            (Format::InferlintSnapshot, Input::Json(p)) => {
+                for v in &p.values {
+                    snaps.push(snapshot(name, bytes, v)?);
+                }
+            }
+            (Format::InferlintSeries, Input::Json(p)) => {
+                if series_file.is_some() {
+                    folder.warnings.push(warning(
+                        name,
+                        "a second time series in the folder: only the first is read",
+                    ));
+                    continue;
+                }
+                series_file = Some(name.as_str());
+                let engine = p
+                    .values
+                    .first()
+                    .and_then(|h| h.value.get("engine"))
+                    .and_then(Value::as_str);
+                series_engine = engine.map(|e| (e.to_string(), name.as_str()));
+                folder.series = series(name, bytes, &p.values)?;
+            }
+            (Format::InferlintResults, Input::Json(p)) => {
+                folder.checks = checks(name, bytes, &p.values)?
+            }
+            (Format::ServerLog, Input::Text(t)) => {
+                if boot.is_some() {
+                    folder.warnings.push(warning(
+                        name,
+                        "a second boot log in the folder: only the first is read",
+                    ));
+                    continue;
+                }
+                boot = Some((name.as_str(), bootlog::read(t)));
+            }
+            _ => folder
+                .files
+                .push(super::read_input(name, bytes, input, format)?),
+        }
+    }
+    if folder.files.is_empty() && snaps.is_empty() && series_file.is_none() && boot.is_none() {
+        return Err(ReadError::new(
+            ErrorKind::Folder,
+            "run folder",
+            "not an inferlint run folder: it holds no benchmark result, no snapshot, no time series and no boot log",
+        ));
+    }
+    // Before and after by the monotonic clock; by the wall clock in
+    // recordings without it.
+    snaps.sort_by(|a, b| match (a.mono_ns, b.mono_ns) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        _ => a.wall.unwrap_or(0.0).total_cmp(&b.wall.unwrap_or(0.0)),
+    });
+    server_facts(
+        &mut folder,
+        &snaps,
+        series_engine,
+        series_file,
+        boot.as_ref(),
+    );
+    fill_engine(&mut folder);
+    Ok(folder)
+}
+
+fn warning(file: &str, message: &str) -> Warning {
+    Warning {
+        file: file.to_string(),
+        line: 0,
+        message: message.to_string(),
+    }
+}
+
+/// The facts of the server side, in a fixed order.
+fn server_facts(
+    folder: &mut RunFolder,
+    snaps: &[Snapshot<'_>],
+    series_engine: Option<(String, &str)>,
+    series_file: Option<&str>,
+    boot: Option<&(&str, bootlog::Boot)>,
+) {
+    let facts = &mut folder.facts;
+    let (before, after) = match snaps {
+        [] => (None, None),
+        [one] => (Some(one), None),
+        [first, .., last] => (Some(first), Some(last)),
+    };
+    // The engine: its own metric names say it best; then the series
+    // header (absent in older recordings, which are vLLM's); then the log.
+    let engine = snaps
+        .iter()
+        .find_map(|s| engine_of(&s.scrape).map(|e| (e, s.file.to_string(), None)))
+        .or_else(|| {
+            series_engine.as_ref().map(|(e, f)| {
+                let id = match e.as_str() {
+                    "trtllm" | "tensorrt-llm" | "tensorrt_llm" => "tensorrt-llm",
+                    "sglang" => "sglang",
+                    _ => "vllm",
+                };
+                (id, f.to_string(), None)
+            })
+        })
+        .or_else(|| boot.and_then(|(f, b)| b.engine.map(|e| (e, f.to_string(), None))))
+        .or_else(|| series_file.map(|f| ("vllm", f.to_string(), Some("the series header names no engine: inferlint's older recordings are vLLM's"))));
+    if let Some((e, file, note)) = &engine {
+        let mut fact = Fact::text("engine", *e, file);
+        if let Some(n) = note {
+            fact = fact.note(*n);
+        }
+        facts.push(fact);
+    }
+    let engine = engine.map(|e| e.0);
+    if let Some((file, b)) = boot {
+        if let Some(v) = &b.version {
+            facts.push(Fact::text("version", v.clone(), file));
+        }
+    }
+    if let Some(file) = series_file {
+        for (name, col, what) in [
+            ("max_running", S::Running, "running"),
+            ("max_waiting", S::Waiting, "waiting"),
+        ] {
+            let max = folder
+                .series
+                .rows
+                .iter()
+                .filter_map(|r| r.num(col))
+                .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+            let mut fact = Fact::new(name, max.map(Cell::Num), file);
+            if max.is_none() {
+                fact = fact.note(format!("the series has no `{what}` values: the server exported no such gauge (TensorRT-LLM: only with `enable_iter_perf_stats`)"));
+            }
+            facts.push(fact);
+        }
+    }
+    preemptions(
+        facts,
+        engine,
+        before,
+        after,
+        boot,
+        &folder.series,
+        series_file,
+    );
+    if let Some((file, b)) = boot {
+        if let Some(t) = b.kv_tokens {
+            let mut fact = Fact::num("kv_cache_tokens", t, file);
+            if !b.kv_tokens_before.is_empty() {
+                let earlier: Vec<String> = b
+                    .kv_tokens_before
+                    .iter()
+                    .map(|x| super::format_number(*x))
+                    .collect();
+                fact = fact.note(format!(
+                    "the last of {} prints; before it: {}",
+                    earlier.len() + 1,
+                    earlier.join(", ")
+                ));
+            }
+            facts.push(fact);
+        }
+        if let Some(g) = b.kv_gib {
+            facts.push(Fact::num("kv_cache_gib", g, file));
+        }
+        if let Some(n) = b.running_limit.or(b.capped.as_ref().map(|c| c.0)) {
+            let mut fact = Fact::num("running_limit", n, file);
+            if let Some((_, why)) = &b.capped {
+                fact = fact.note(format!("capped by the {why}"));
+            }
+            facts.push(fact);
+        }
+    }
+    if let (Some(b), Some(a)) = (before, after) {
+        let name = |e: Option<&str>| match e {
+            Some("sglang") => "sglang:generation_tokens_total",
+            Some("tensorrt-llm") => "trtllm_generation_tokens_total",
+            _ => "vllm:generation_tokens_total",
+        };
+        if let (Some(x), Some(y)) = (b.scrape.sum(name(engine)), a.scrape.sum(name(engine))) {
+            if y >= x {
+                let secs = match (a.mono_ns, b.mono_ns) {
+                    (Some(y), Some(x)) => (y - x) / 1e9,
+                    _ => a.wall.unwrap_or(0.0) - b.wall.unwrap_or(0.0),
+                };
+                facts.push(
+                    Fact::num("server_output_tokens", y - x, a.file)
+                        .note(format!("`{}` after minus before", name(engine))),
+                );
+                if secs > 0.0 {
+                    facts.push(
+                        Fact::num("server_output_throughput", (y - x) / secs, a.file)
+                            .note(format!("over {secs:.3} s between the snapshots")),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(w) = before.and_then(|b| b.wall).and_then(dates::from_unix) {
+        facts.push(Fact::text("date", w, before.map_or("", |b| b.file)));
+    }
+}
+
+fn preemptions(
+    facts: &mut Vec<Fact>,
+    engine: Option<&str>,
+    before: Option<&Snapshot<'_>>,
+    after: Option<&Snapshot<'_>>,
+    boot: Option<&(&str, bootlog::Boot)>,
+    series: &Table<S>,
+    series_file: Option<&str>,
+) {
+    let fact = match (engine, before, after) {
+        (Some("tensorrt-llm"), ..) => match boot {
+            Some((file, b)) => match b.pauses {
+                Some(n) => Fact::num("preemptions", n as f64, file)
+                    .note("paused requests: TensorRT-LLM has no preemption counter, so its log's `request ID … -> pause` lines are counted"),
+                None => Fact::new("preemptions", None, file)
+                    .note("unknown: TensorRT-LLM has no preemption counter, and its log has no INFO lines to count pauses from"),
+            },
+            None => Fact::new("preemptions", None, after.map_or("", |a| a.file))
+                .note("unknown: TensorRT-LLM has no preemption counter, and the folder has no boot log"),
+        },
+        (Some(e), Some(b), Some(a)) => {
+            let counter = if e == "sglang" { "sglang:num_retracted_requests_total" } else { "vllm:num_preemptions_total" };
+            let absent_is_zero = e == "sglang";
+            let read = |s: &Snapshot<'_>| s.scrape.sum(counter).or(absent_is_zero.then_some(0.0));
+            match (read(b), read(a)) {
+                (Some(x), Some(y)) if y >= x => Fact::num("preemptions", y - x, a.file).note(format!(
+                    "`{counter}` after minus before: {} → {}{}",
+                    super::format_number(x),
+                    super::format_number(y),
+                    if absent_is_zero && b.scrape.sum(counter).is_none() { " (absent before: SGLang exports it after the first retraction)" } else { "" }
+                )),
+                (Some(x), Some(y)) => Fact::new("preemptions", None, a.file).note(format!(
+                    "unknown: `{counter}` went down between the snapshots ({} → {}): the server restarted",
+                    super::format_number(x),
+                    super::format_number(y)
+                )),
+                _ => Fact::new("preemptions", None, a.file).note(format!("unknown: the snapshots have no `{counter}`")),
+            }
+        }
+        _ => {
+            // No pair of snapshots: the series' own counter, if it has one.
+            let values: Vec<f64> = series.rows.iter().filter_map(|r| r.num(S::Preemptions)).collect();
+            match (series_file, values.last()) {
+                (Some(file), Some(last)) => Fact::num("preemptions", *last, file).note("from the series (no pair of snapshots)"),
+                _ => return,
+            }
+        }
+    };
+    facts.push(fact);
+}
+
+/// Gives the client's rows the engine and version the folder knows, where
+/// their own file names none.
+fn fill_engine(folder: &mut RunFolder) {
+    let engine = folder.fact("engine").and_then(|f| f.value.clone());
+    let version = folder.fact("version").and_then(|f| f.value.clone());
+    for file in &mut folder.files {
+        for row in &mut file.results.rows {
+            if row.get(R::Engine).is_none() {
+                row.set_text(R::Engine, engine.as_ref().and_then(Cell::as_text));
+                if row.get(R::Version).is_none() {
+                    row.set_text(R::Version, version.as_ref().and_then(Cell::as_text));
+                }
+            }
+        }
+    }
+}
+
+fn series(file: &str, bytes: &[u8], values: &[Located]) -> Result<Table<S>, ReadError> {
+    let mut table = Table::default();
+    let (mut t0, mut p0, mut prev): (Option<f64>, Option<f64>, Option<(f64, f64)>) =
+        (None, None, None);
+    for v in values.iter().skip(1) {
+        let o = Obj::top(&v.value, file, Some(bytes), v.offset, v.line);
+        let t = match o.num("t_mono_ns")? {
+            Some(ns) => Some(ns / 1e9),
+            None => o.num("t_wall")?,
+        };
+        let mut row = Row::default();
+        super::vocabulary::fill(SERIES.series, &o, &mut row)?;
+        if let Some(t) = t {
+            let start = *t0.get_or_insert(t);
+            row.set_num(S::TS, Some(t - start));
+        }
+        if let Some(p) = o.num("preemptions")? {
+            let first = *p0.get_or_insert(p);
+            row.set_num(S::Preemptions, Some(p - first));
+        }
+        let gen = o.num("generation_tokens")?;
+        if let (Some(t), Some(g)) = (t, gen) {
+            if let Some((pt, pg)) = prev {
+                let rate = (g >= pg && t > pt).then(|| (g - pg) / (t - pt));
+                row.set_num(S::GenerationTokensPerS, rate);
+            }
+            prev = Some((t, g));
+        }
+        table.push(row);
+    }
+    Ok(table)
+}
+
+fn checks(file: &str, bytes: &[u8], values: &[Located]) -> Result<Vec<Check>, ReadError> {
+    let mut out = Vec::new();
+    for e in fields::entries(values) {
+        let o = e.obj(file, Some(bytes));
+        out.push(Check {
+            tripwire: o.text("tripwire")?.unwrap_or_default(),
+            status: o.text("status")?.unwrap_or_default(),
+            message: o.text("message")?.unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,296 @@
+//! The one vocabulary every result file is read into: the tables
+//! `results`, `requests` and `series`, each column with its name, unit and
+//! definition, and for each tool the key its value comes from.
+//!
+//! All of it is data: the column enums and their descriptions come from the
+//! `columns!` tables below, and each reader declares its [`Keys`] (which
+//! key of its tool's file fills which column). The readers fill their rows
+//! from those same declarations (`fill`), and `docs/results.md` is
+//! generated from them ([`markdown`]; `tests/results.rs` holds the file to
+//! it), so the documentation cannot say one thing while the code does
+//! another. The names are fixed by issue 21: checks outside the project
+//! read them.
+//!
+//! Same meaning, same column; different meaning, different column, even
+//! where tools share a name: genai-perf's and AIPerf's
+//! `inter_token_latency` and guidellm's `inter_token_latency_ms` are what
+//! vLLM and SGLang call TPOT and go to `tpot_ms_*`; guidellm's
+//! `time_per_output_token_ms` includes the first token and has its own
+//! `tpot_incl_first_ms_*`.
+
+use super::error::ReadError;
+use super::fields::Obj;
+use super::table::{Columns, Row};
+
+/// Whether a column holds numbers or text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Numbers.
+    Number,
+    /// Text.
+    Text,
+}
+
+/// One column of the vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Its name, as the CSV header writes it.
+    pub name: &'static str,
+    /// Numbers or text.
+    pub kind: Kind,
+    /// The unit, empty for text and plain counts without one.
+    pub unit: &'static str,
+    /// What it means.
+    pub definition: &'static str,
+}
+
+macro_rules! columns {
+    ($(#[$m:meta])* $enum:ident, $table:literal, [$($id:ident = $name:literal, $kind:ident, $unit:literal, $def:literal;)*]) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $enum {
+            $(#[doc = $def] $id,)*
+        }
+
+        impl Columns for $enum {
+            const TABLE: &'static str = $table;
+            const ALL: &'static [Column] = &[$(Column {
+                name: $name,
+                kind: Kind::$kind,
+                unit: $unit,
+                definition: $def,
+            },)*];
+            fn index(self) -> usize {
+                self as usize
+            }
+        }
+    };
+}
+
+columns!(
+    /// The columns of the table `results`: one row per result, that is one
+    /// benchmark at one setting.
+    ResultCol, "results", [
+    Source = "source", Text, "", "The result file the row was read from, by its name in the run's folder.";
+    Tool = "tool", Text, "", "The program that wrote the file.";
+    ToolVersion = "tool_version", Text, "", "The version of that program, where the file records it.";
+    Engine = "engine", Text, "", "The serving engine measured (`vllm`, `sglang`, `tensorrt-llm`, `llama.cpp`), where the file records it; a client's backend name (`openai`, `vllm`) says which API it spoke, not which engine answered, and is not taken for it.";
+    Version = "version", Text, "", "The engine's version, where the file records it.";
+    Model = "model", Text, "", "The model as the file names it (a hub id or a local path).";
+    MaxConcurrency = "max_concurrency", Number, "requests", "The most requests the client was asked to keep in flight at once; empty when unlimited or not recorded.";
+    RequestRate = "request_rate", Number, "req/s", "The rate the client was asked to send requests at; `inf` when they were all sent at once.";
+    NumPrompts = "num_prompts", Number, "requests", "How many requests the client was asked to send.";
+    Completed = "completed", Number, "requests", "Requests that completed.";
+    Failed = "failed", Number, "requests", "Requests that failed; empty where the file does not count them.";
+    DurationS = "duration_s", Number, "s", "How long the benchmark ran.";
+    InputTokens = "input_tokens", Number, "tokens", "Prompt tokens of the completed requests, in total.";
+    OutputTokens = "output_tokens", Number, "tokens", "Output tokens of the completed requests, in total.";
+    RequestThroughput = "request_throughput", Number, "req/s", "Completed requests a second over the benchmark.";
+    OutputThroughput = "output_throughput", Number, "tok/s", "Output tokens a second over the benchmark.";
+    TotalTokenThroughput = "total_token_throughput", Number, "tok/s", "Prompt and output tokens a second over the benchmark.";
+    TtftMsMean = "ttft_ms_mean", Number, "ms", "Time to first token (from sending a request to its first output token): mean over the completed requests.";
+    TtftMsP50 = "ttft_ms_p50", Number, "ms", "Time to first token: median.";
+    TtftMsP90 = "ttft_ms_p90", Number, "ms", "Time to first token: 90th percentile.";
+    TtftMsP99 = "ttft_ms_p99", Number, "ms", "Time to first token: 99th percentile.";
+    TpotMsMean = "tpot_ms_mean", Number, "ms", "Time per output token after the first, per request ((latency - TTFT) / (output tokens - 1)): mean over the completed requests. genai-perf, AIPerf and guidellm call it inter-token latency.";
+    TpotMsP50 = "tpot_ms_p50", Number, "ms", "Time per output token after the first: median.";
+    TpotMsP90 = "tpot_ms_p90", Number, "ms", "Time per output token after the first: 90th percentile.";
+    TpotMsP99 = "tpot_ms_p99", Number, "ms", "Time per output token after the first: 99th percentile.";
+    ItlMsMean = "itl_ms_mean", Number, "ms", "Inter-token latency as vLLM and SGLang define it: the gaps between successive output chunks, pooled over all requests: mean.";
+    ItlMsP50 = "itl_ms_p50", Number, "ms", "Pooled inter-chunk gaps: median.";
+    ItlMsP90 = "itl_ms_p90", Number, "ms", "Pooled inter-chunk gaps: 90th percentile.";
+    ItlMsP99 = "itl_ms_p99", Number, "ms", "Pooled inter-chunk gaps: 99th percentile.";
+    E2elMsMean = "e2el_ms_mean", Number, "ms", "End-to-end latency of a request as the client measured it: mean over the completed requests.";
+    E2elMsP50 = "e2el_ms_p50", Number, "ms", "End-to-end latency: median.";
+    E2elMsP90 = "e2el_ms_p90", Number, "ms", "End-to-end latency: 90th percentile.";
+    E2elMsP99 = "e2el_ms_p99", Number, "ms", "End-to-end latency: 99th percentile.";
+    TpotInclFirstMsMean = "tpot_incl_first_ms_mean", Number, "ms", "Time per output token including the first (request latency / output tokens), which only guidellm reports: mean. Not comparable with `tpot_ms_*`.";
+    TpotInclFirstMsP50 = "tpot_incl_first_ms_p50", Number, "ms", "Time per output token including the first: median.";
+    TpotInclFirstMsP90 = "tpot_incl_first_ms_p90", Number, "ms", "Time per output token including the first: 90th percentile.";
+    TpotInclFirstMsP99 = "tpot_incl_first_ms_p99", Number, "ms", "Time per output token including the first: 99th percentile.";
+    NPrompt = "n_prompt", Number, "tokens", "llama-bench: prompt tokens processed in one repetition (0 for a generation test).";
+    NGen = "n_gen", Number, "tokens", "llama-bench: tokens generated in one repetition (0 for a prompt test).";
+    NDepth = "n_depth", Number, "tokens", "llama-bench: tokens already in the KV cache before the test.";
+    TokensPerS = "tokens_per_s", Number, "tok/s", "llama-bench: (n_prompt + n_gen) / time, mean over the repetitions.";
+    TokensPerSStd = "tokens_per_s_std", Number, "tok/s", "llama-bench: standard deviation of `tokens_per_s` over the repetitions.";
+    Backends = "backends", Text, "", "llama-bench: the ggml backends the build used (`CUDA`, `ROCm`, `Vulkan`, `CPU`), which tell apart runs of one file.";
+    FlashAttn = "flash_attn", Number, "", "llama-bench: flash attention asked for: 1 on, 0 off, -1 auto.";
+]);
+
+columns!(
+    /// The columns of the table `requests`: one row per completed request,
+    /// where the file keeps per-request figures.
+    RequestCol, "requests", [
+    Source = "source", Text, "", "The result file the row was read from.";
+    TtftMs = "ttft_ms", Number, "ms", "Time to first token of this request.";
+    TpotMs = "tpot_ms", Number, "ms", "Time per output token after the first: (latency - TTFT) / (output tokens - 1); empty for a request of one token.";
+    E2elMs = "e2el_ms", Number, "ms", "End-to-end latency of this request.";
+    InputTokens = "input_tokens", Number, "tokens", "Prompt tokens of this request.";
+    OutputTokens = "output_tokens", Number, "tokens", "Output tokens of this request.";
+    StartS = "start_s", Number, "s", "When the request was sent, from the first request of the file.";
+]);
+
+columns!(
+    /// The columns of the table `series`: one row per sample of an
+    /// inferlint time series of the server's gauges and counters.
+    SeriesCol, "series", [
+    TS = "t_s", Number, "s", "Time of the sample, from the first sample (monotonic clock).";
+    Running = "running", Number, "requests", "Requests the server was running (its gauge); empty where the server exports none.";
+    Waiting = "waiting", Number, "requests", "Requests waiting in the server's queue (its gauge).";
+    KvUsage = "kv_usage", Number, "", "Share of the KV cache pool in use, 0 to 1 (its gauge).";
+    Preemptions = "preemptions", Number, "requests", "Preemptions (SGLang: retractions) since the first sample of the run.";
+    GenerationTokensPerS = "generation_tokens_per_s", Number, "tok/s", "Output tokens a second since the previous sample, from the server's counter; empty on the first sample and where the counter went down.";
+]);
+
+/// Where a column's value comes from in one tool's file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum From {
+    /// The value at this key path (`a.b`, alternatives `a|b`), as it is.
+    Key(&'static str),
+    /// Seconds at this key path, written in milliseconds.
+    Seconds(&'static str),
+    /// Milliseconds or tokens computed by the reader; the text says how.
+    Derived(&'static str),
+}
+
+/// Which key of one tool's files fills which column: declared once per
+/// reader, used by the reader and by the documentation.
+#[derive(Debug)]
+pub struct Keys {
+    /// The tool and file as the documentation names them.
+    pub tool: &'static str,
+    /// Columns of `results`.
+    pub results: &'static [(ResultCol, From)],
+    /// Columns of `requests`.
+    pub requests: &'static [(RequestCol, From)],
+    /// Columns of `series`.
+    pub series: &'static [(SeriesCol, From)],
+}
+
+/// Every reader's keys, in the order the documentation lists the tools.
+pub fn tools() -> [&'static Keys; 12] {
+    use super::*;
+    [
+        &vllm::SERVE,
+        &vllm::THROUGHPUT,
+        &vllm::LATENCY,
+        &sglang::SERVE,
+        &sglang::ONE_BATCH,
+        &trtllm::SERVE,
+        &trtllm::BENCH,
+        &genai_perf::KEYS,
+        &aiperf::KEYS,
+        &llama_bench::KEYS,
+        &guidellm::KEYS,
+        &inferlint::SERIES,
+    ]
+}
+
+/// Sets every column of `keys` that comes straight from a key of `o`
+/// (numbers or text by the column's kind; seconds made milliseconds).
+/// Derived columns are the reader's to set.
+pub(crate) fn fill<C: Columns>(
+    keys: &[(C, From)],
+    o: &Obj<'_>,
+    row: &mut Row<C>,
+) -> Result<(), ReadError> {
+    for &(col, from) in keys {
+        match (from, col.column().kind) {
+            (From::Key(p), Kind::Number) => row.set_num(col, o.num(p)?),
+            (From::Key(p), Kind::Text) => row.set_text(col, o.text(p)?),
+            (From::Seconds(p), _) => row.set_num(col, o.num(p)?.map(|s| s * 1000.0)),
+            (From::Derived(_), _) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The facts a reader or a run folder gives beside the tables, each with
+/// what it means (the documentation lists them from here).
+pub const FACTS: &[(&str, &str)] = &[
+    ("tool", "The program that wrote the file."),
+    ("tool_version", "Its version, where the file records it."),
+    ("engine", "The serving engine measured, where a file records it (a run folder: from the server's own metrics)."),
+    ("version", "The engine's version, where a file records it (a run folder: from the boot log)."),
+    ("model", "The model, as the file names it."),
+    ("endpoint", "Where the client sent its requests: a URL or an API path."),
+    ("backend", "The client's backend or API type (`openai`, `openai-chat`, `sglang`, `openai_http`)."),
+    ("hardware", "The GPU (or CPU) the file names: llama-bench's `gpu_info` or `cpu_info`, trtllm-bench's `machine.name`."),
+    ("build_commit", "llama.cpp: the git commit of the build (`build_commit`)."),
+    ("date", "The day the benchmark ran, from the file (never the clock), as YYYY-MM-DD."),
+    ("max_concurrency", "A concurrency the client was asked for (one fact per distinct value)."),
+    ("request_rate", "A request rate the client was asked for (one fact per distinct value)."),
+    ("failed", "Failed requests, over every result of the file."),
+    ("max_running", "The most requests the server ran at once (the largest `running` of the series)."),
+    ("max_waiting", "The most requests waiting in the server's queue at once (the largest `waiting` of the series)."),
+    ("preemptions", "Preemptions during the run: after minus before of the server's counter (vLLM `vllm:num_preemptions_total`, SGLang `sglang:num_retracted_requests_total`); TensorRT-LLM's pauses counted from its log."),
+    ("kv_cache_tokens", "The KV cache pool of the start, in tokens, from the boot log."),
+    ("kv_cache_gib", "The KV cache memory of the start, in GiB, from the boot log (vLLM and TensorRT-LLM)."),
+    ("running_limit", "SGLang: the most requests it will run at once, from the boot log; lowered below what was asked when its log says why."),
+    ("server_output_tokens", "Output tokens the server counted during the run (after minus before of its generation-token counter)."),
+    ("server_output_throughput", "Those tokens over the monotonic time between the two snapshots, in tok/s."),
+];
+
+fn source_text(from: From) -> String {
+    let keys = |p: &str| {
+        p.split('|')
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    match from {
+        From::Key(p) => keys(p),
+        From::Seconds(p) => format!("{} (seconds, × 1000)", keys(p)),
+        From::Derived(how) => how.to_string(),
+    }
+}
+
+fn table_md<C: Columns>(pick: fn(&Keys) -> Vec<(C, From)>) -> String {
+    let mut s = String::from("| column | unit | definition | from |\n|---|---|---|---|\n");
+    for (i, col) in C::ALL.iter().enumerate() {
+        let mut from = Vec::new();
+        for keys in tools() {
+            for (c, f) in pick(keys) {
+                if c.index() == i {
+                    from.push(format!("{}: {}", keys.tool, source_text(f)));
+                }
+            }
+        }
+        let from = if from.is_empty() {
+            "–".to_string()
+        } else {
+            from.join("; ")
+        };
+        s.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            col.name,
+            if col.unit.is_empty() { "–" } else { col.unit },
+            col.definition.replace('|', "\\|"),
+            from.replace('|', "\\|"),
+        ));
+    }
+    s
+}
+
+/// The vocabulary as Markdown: the formats and what tells each apart, the
+/// three tables (every column with its unit, definition and the key of each
+/// tool it comes from), then the facts. `docs/results.md` holds this text
+/// between its two markers.
+pub fn markdown() -> String {
+    let mut s = String::from("### Formats\n\nTold apart by their content, never by their file name.\n\n| format | known by |\n|---|---|\n");
+    for (_, name, keys) in super::detect::SIGNATURES {
+        s.push_str(&format!("| {name} | {keys} |\n"));
+    }
+    s.push('\n');
+    s.push_str("### Table `results`\n\nOne row per result: one benchmark at one setting.\n\n");
+    s.push_str(&table_md::<ResultCol>(|k| k.results.to_vec()));
+    s.push_str("\n### Table `requests`\n\nOne row per completed request, where the file keeps per-request figures.\n\n");
+    s.push_str(&table_md::<RequestCol>(|k| k.requests.to_vec()));
+    s.push_str("\n### Table `series`\n\nOne row per sample of an inferlint run folder's `run.series.jsonl`.\n\n");
+    s.push_str(&table_md::<SeriesCol>(|k| k.series.to_vec()));
+    s.push_str("\n### Facts\n\nBeside the tables, each file and run folder gives these facts, each with the file it came from.\n\n| fact | meaning |\n|---|---|\n");
+    for (name, what) in FACTS {
+        s.push_str(&format!("| `{name}` | {what} |\n"));
+    }
+    s
+}
