@@ -238,7 +238,7 @@ fn build_with(
             (staging, Reuse::from(&s.renders, &model, &templates))
         }
     };
-    let result = render_site(&model, &templates, &staging, &reuse).and_then(|counts| {
+    let result = render_site(&model, &opts.root, &templates, &staging, &reuse).and_then(|counts| {
         timings.render = lap();
         copy_static(&opts.root, &staging)
             .map(|n| (counts, n))
@@ -302,6 +302,7 @@ fn build_with(
 /// the sitemap of the pages written.
 fn render_site<O: Output>(
     model: &Model,
+    root: &Path,
     templates: &Templates,
     out: &O,
     reuse: &Reuse<'_>,
@@ -319,7 +320,7 @@ fn render_site<O: Output>(
     prepared.iter_mut().for_each(Prepared::drop_search_text);
     let written = pages::write(model, templates, &prepared, out, reuse)?;
     // Published run data: each CSV as it is.
-    assets += outputs::write_run_data(model, out)?;
+    assets += outputs::write_run_data(model, root, out, reuse)?;
     assets += outputs::write_stylesheets(out)?;
     assets += outputs::write_sitemaps(model, &written.sitemap, out)?;
     Ok(Counts {

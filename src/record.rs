@@ -14,7 +14,9 @@ use std::fmt;
 use std::path::PathBuf;
 
 mod column;
+mod evidence;
 pub use column::{readable_column_name, Column};
+pub use evidence::{RawFile, ResultSource, RunFact};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -444,6 +446,21 @@ pub struct Setup {
     pub version: Option<String>,
     /// Command-line flags.
     pub flags: Option<String>,
+    /// What the run calls it ("vLLM 0.30, start 1"): the name its result
+    /// files name it by and the derived tables' `setup` column holds.
+    pub label: Option<String>,
+}
+
+impl Setup {
+    /// The setup's name: its label, else its engine id and version as
+    /// written (`vllm 0.30`).
+    pub fn name(&self) -> String {
+        match (&self.label, &self.version) {
+            (Some(l), _) => l.clone(),
+            (None, Some(v)) => format!("{} {v}", self.engine),
+            (None, None) => self.engine.clone(),
+        }
+    }
 }
 
 /// A CSV table of a run, with its description.
@@ -463,6 +480,10 @@ pub struct Table {
     pub row_lines: Vec<usize>,
     /// Where the table is described in `run.yaml`.
     pub path_in_yaml: String,
+    /// For a table derived from the run's result files, which table of the
+    /// vocabulary it is (`results`, `requests` or `series`); `None` for a
+    /// CSV file of the run's folder.
+    pub derived: Option<String>,
 }
 
 impl Table {
@@ -577,6 +598,8 @@ pub struct Run {
     pub source: Option<String>,
     /// Markdown notes.
     pub notes: Option<String>,
+    /// The result files the run's derived tables come from.
+    pub results: Vec<ResultSource>,
     /// Tables.
     pub tables: Vec<Table>,
     /// Charts.

@@ -95,3 +95,10 @@ mod tests {
         assert_eq!(back["t"], "</script><!-- & >");
     }
 }
+
+/// The SHA-256 of `bytes`, in lowercase hex: how the site names the exact
+/// bytes of a result file it publishes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("{:x}", Sha256::digest(bytes))
+}

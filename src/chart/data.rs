@@ -129,6 +129,8 @@ pub(super) struct Data {
     pub(super) series: SeriesSet,
     /// For a `cdf` chart, the spread of each series' values (by series).
     pub(super) spreads: Vec<Option<Spread>>,
+    /// Points not drawn because a value of theirs is unbounded (`inf`).
+    pub(super) not_drawn: usize,
     /// The x axis title.
     pub(super) x_title: String,
     /// The y axis title.
@@ -200,9 +202,18 @@ fn cell<'t>(table: &'t Table, r: usize, idx: usize, name: &str) -> Result<&'t st
     })
 }
 
-/// Reads a numeric cell: `None` for an empty cell (no value).
+/// Whether a cell says "no bound" (`inf`): a request rate of a benchmark
+/// that sent every request at once, as the tools write it. No axis can
+/// place it, so it is no value for a chart (and the summary says so).
+pub(super) fn unbounded(text: &str) -> bool {
+    let t = text.strip_prefix('+').unwrap_or(text);
+    t.eq_ignore_ascii_case("inf") || t.eq_ignore_ascii_case("infinity")
+}
+
+/// Reads a numeric cell: `None` for an empty cell (no value) and for an
+/// unbounded one (see [`unbounded`]).
 fn number(text: &str, line: usize, name: &str, log: bool) -> Result<Option<f64>, ChartError> {
-    if text.is_empty() {
+    if text.is_empty() || unbounded(text) {
         return Ok(None);
     }
     let at = || format!("row {line}, column \"{}\"", shorten(name));
@@ -283,6 +294,7 @@ impl Data {
         }
         let multi_y = spec.y.len() > 1;
         let mut series = SeriesSet::new();
+        let mut not_drawn = 0;
         let values = if numeric_x {
             let mut points: Vec<Vec<Point>> = Vec::new();
             for r in 0..table.rows.len() {
@@ -299,6 +311,9 @@ impl Data {
                     let s = series.get(input, sc, multi_y.then_some(k));
                     if points.len() <= s {
                         points.resize(s + 1, Vec::new());
+                    }
+                    if unbounded(xt) || unbounded(yt) {
+                        not_drawn += 1;
                     }
                     if let (Some(x), Some(y)) = (x, y) {
                         points[s].push(Point {
@@ -344,6 +359,9 @@ impl Data {
                 for (k, (&yi, yname)) in iy.iter().zip(&spec.y).enumerate() {
                     let yt = cell(table, r, yi, yname)?;
                     let value = number(yt, line, yname, spec.log_y)?;
+                    if unbounded(yt) {
+                        not_drawn += 1;
+                    }
                     let s = series.get(input, sc, multi_y.then_some(k));
                     if grouped {
                         if let Some(first) = seen.insert((cat, s), line) {
@@ -383,6 +401,7 @@ impl Data {
             values,
             series,
             spreads: Vec::new(),
+            not_drawn,
             x_title: x_title(input),
             y_title: y_title(input),
         })
@@ -415,6 +434,7 @@ impl Data {
         };
         let mut series = SeriesSet::new();
         let mut values: Vec<Vec<f64>> = Vec::new();
+        let mut not_drawn = 0;
         for r in 0..table.rows.len() {
             let line = row_line(table, r);
             let xt = cell(table, r, ix, &spec.x)?;
@@ -428,6 +448,8 @@ impl Data {
             }
             if let Some(x) = number(xt, line, &spec.x, spec.log_x)? {
                 values[s].push(x);
+            } else if unbounded(xt) {
+                not_drawn += 1;
             }
         }
         let (points, spreads): (Vec<Vec<Point>>, Vec<Option<Spread>>) = values
@@ -464,6 +486,7 @@ impl Data {
             values: Values::Points(points),
             series,
             spreads,
+            not_drawn,
             x_title: x_title(input),
             y_title: y_title(input),
         })

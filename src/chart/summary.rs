@@ -140,7 +140,7 @@ pub(super) fn summarize(input: &ChartInput, data: &Data) -> String {
             }
         }
     }
-    marked(&mut out, input);
+    marked(&mut out, input, data);
     out.push('.');
     one_line(&out)
 }
@@ -176,13 +176,24 @@ fn distribution(input: &ChartInput, data: &Data) -> String {
         })
         .collect();
     out.push_str(&parts.join("; "));
-    marked(&mut out, input);
+    marked(&mut out, input, data);
     out.push('.');
     one_line(&out)
 }
 
-/// The spec's marks, after the data: "; marked: concurrency asked for at 32".
-fn marked(out: &mut String, input: &ChartInput) {
+/// The spec's marks, after the data: "; marked: concurrency asked for at
+/// 32"; and the values no axis can place.
+fn marked(out: &mut String, input: &ChartInput, data: &Data) {
+    if data.not_drawn > 0 {
+        let _ = write!(
+            out,
+            "; {} at an unbounded value (inf), not drawn",
+            match data.not_drawn {
+                1 => "1 value".to_string(),
+                n => format!("{n} values"),
+            }
+        );
+    }
     let marks: Vec<String> = input
         .spec
         .marks

@@ -45,6 +45,7 @@ fn table(csv: &str, units: &[(&str, &str)]) -> Table {
         rows,
         row_lines,
         path_in_yaml: "tables[0]".to_string(),
+        derived: None,
     }
 }
 
@@ -471,12 +472,21 @@ fn error_not_a_number() {
         e.message,
         "row 4, column \"peak\": expected a number, found \"fast\""
     );
-    // Infinity and NaN parse in Rust but cannot be drawn.
-    let t = table("start,peak\na,inf", &[("peak", "s")]);
+    // NaN parses in Rust but is no number to draw.
+    let t = table("start,peak\na,NaN", &[("peak", "s")]);
     let e = err(&spec(ChartKind::Bar, "start", &["peak"]), &t);
     assert_eq!(
         e.message,
-        "row 2, column \"peak\": expected a number, found \"inf\""
+        "row 2, column \"peak\": expected a number, found \"NaN\""
+    );
+    // `inf` (a request rate of requests sent all at once, as the tools
+    // write it) has no place on an axis: it is not drawn, and said so.
+    let t = table("start,peak\na,inf\nb,2", &[("peak", "s")]);
+    let c = ok(&spec(ChartKind::Bar, "start", &["peak"]), &t);
+    assert!(
+        c.summary.ends_with("; 1 value at an unbounded value (inf), not drawn."),
+        "{}",
+        c.summary
     );
     // A non-number as x of a line chart.
     let t = table("x,y\n1,2\nbig,3", &[("x", "s"), ("y", "s")]);

@@ -105,16 +105,22 @@ fn stamp(_: String, _: &Path) -> Option<Stamp> {
     None
 }
 
-/// The stamps of a run folder's files, or `None` when one cannot be read
-/// (then nothing is reused).
+/// The stamps of a run folder's files, those of its subfolders included
+/// (the result files under `raw/`, whole folders of them), or `None` when
+/// one cannot be read (then nothing is reused). A folder's own stamp is
+/// kept too, so a file added or removed in it is seen.
 fn run_stamps(root: &Path, dir: &Path) -> Option<Vec<Stamp>> {
     let mut v = Vec::new();
-    for e in std::fs::read_dir(root.join(dir)).ok()? {
-        let e = e.ok()?;
-        v.push(stamp(
-            e.file_name().to_string_lossy().into_owned(),
-            &e.path(),
-        )?);
+    let mut todo = vec![(String::new(), root.join(dir))];
+    while let Some((prefix, folder)) = todo.pop() {
+        for e in std::fs::read_dir(&folder).ok()? {
+            let e = e.ok()?;
+            let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+            if e.file_type().ok()?.is_dir() {
+                todo.push((format!("{name}/"), e.path()));
+            }
+            v.push(stamp(name, &e.path())?);
+        }
     }
     v.sort();
     Some(v)

@@ -13,6 +13,13 @@ use std::path::{Path, PathBuf};
 /// The size is checked before reading and enforced while reading, so a file
 /// that grows in the meantime is still refused.
 pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, Diagnostic> {
+    decode_text(rel, read_bytes(root, rel, limit)?)
+}
+
+/// Reads a file's bytes as [`read_text`] does (a regular file inside
+/// `root`, within `limit`), without making text of them: result files are
+/// read by their own parsers.
+pub(crate) fn read_bytes(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>, Diagnostic> {
     use std::io::Read;
     let path = root.join(rel);
     let fail = |msg: String| Diagnostic::error(rel, Span::default(), msg);
@@ -62,7 +69,7 @@ pub(crate) fn read_text(root: &Path, rel: &Path, limit: u64) -> Result<String, D
         // It grew while being read.
         return Err(too_big(bytes.len() as u64));
     }
-    decode_text(rel, bytes)
+    Ok(bytes)
 }
 
 /// True when `path`, with every symbolic link followed, lies inside `root`.

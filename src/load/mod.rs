@@ -19,6 +19,7 @@
 //! - this file holds the limits, the field names each record may use (the
 //!   JSON Schemas in `schemas/` follow them) and [`load`], which runs it all.
 
+mod evidence;
 mod fields;
 mod files;
 mod finding;
@@ -43,6 +44,7 @@ pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;
 pub(crate) use files::read_text;
 pub use finding::parse_finding_text;
+pub use evidence::ResultInput;
 pub use run::{parse_run_text, TableText};
 pub use site::parse_site_text;
 pub use table::parse_number;
@@ -54,6 +56,8 @@ pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
 pub const MAX_TABLE_BYTES: u64 = 8 * 1024 * 1024;
 /// The most data rows a CSV table may have.
 pub const MAX_TABLE_ROWS: usize = 100_000;
+/// The largest result file a run may keep (see [`crate::results::MAX_FILE_BYTES`]).
+pub const MAX_RESULT_BYTES: u64 = crate::results::MAX_FILE_BYTES as u64;
 /// The longest id (group, engine, chart), tag or model name, in characters:
 /// each becomes part of an address, and file systems limit names to 255 bytes.
 pub const MAX_NAME_CHARS: usize = 100;
@@ -134,10 +138,11 @@ const LINK_FIELDS: &[&str] = &["label", "url", "kind"];
 const LINK_KINDS: &[&str] = &["issue", "pr", "patch", "investigation", "check", "docs"];
 const RUN_FIELDS: &[&str] = &[
     "title", "date", "setups", "model", "hardware", "client", "endpoint", "source", "notes",
-    "tables", "charts",
+    "results", "tables", "charts",
 ];
-const SETUP_FIELDS: &[&str] = &["engine", "version", "flags"];
-const TABLE_FIELDS: &[&str] = &["file", "title", "columns"];
+const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
+const RESULT_FIELDS: &[&str] = &["path", "setup"];
+const TABLE_FIELDS: &[&str] = &["file", "title", "columns", "derive"];
 const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];
 const CHART_FIELDS: &[&str] = &[
     "id", "title", "table", "kind", "x", "y", "series", "y_label", "x_label", "log_x", "log_y",

@@ -3,13 +3,14 @@
 //! text and a way to get each table's text); hands on a [`Run`] whose
 //! tables are read through `table`, or diagnostics.
 
+use super::evidence::{self, ResultInput};
 use super::fields::{self, describe, join, slug_field, Doc, Obj};
-use super::files::read_text;
+use super::files::{read_bytes, read_text};
 use super::prose::list_break_warning;
 use super::table::read_csv;
 use super::yaml::{parse_yaml, Value};
 use super::{
-    is_slug, CHART_FIELDS, COLUMN_FIELDS, MARK_FIELDS, MAX_RECORD_BYTES, MAX_TABLE_BYTES,
+    is_slug, CHART_FIELDS, COLUMN_FIELDS, MARK_FIELDS, MAX_RECORD_BYTES, MAX_RESULT_BYTES, MAX_TABLE_BYTES,
     RUN_FIELDS, SETUP_FIELDS, TABLE_FIELDS,
 };
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
@@ -55,7 +56,45 @@ pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Opti
             Err(d) => TableText::Unreadable(d),
         }
     };
-    parse_run(dir, &text, &tables, diags)
+    let results = |path: &str| results_input(root, &dir.join(path));
+    parse_run(dir, &text, &tables, &results, diags)
+}
+
+/// The bytes of a `results` entry of a run: a file, or the files of a
+/// folder (an inferlint run folder), each read as safely as any record.
+fn results_input(root: &Path, rel: &Path) -> ResultInput {
+    let full = root.join(rel);
+    let Ok(meta) = std::fs::metadata(&full) else {
+        return match std::fs::symlink_metadata(&full) {
+            // A link to nothing is reported by the reading.
+            Ok(_) => match read_bytes(root, rel, MAX_RESULT_BYTES) {
+                Ok(b) => ResultInput::File(b),
+                Err(d) => ResultInput::Unreadable(d),
+            },
+            Err(_) => ResultInput::Missing,
+        };
+    };
+    if !meta.is_dir() {
+        return match read_bytes(root, rel, MAX_RESULT_BYTES) {
+            Ok(b) => ResultInput::File(b),
+            Err(d) => ResultInput::Unreadable(d),
+        };
+    }
+    let mut listing = Diagnostics::new();
+    let sub = rel.to_string_lossy().replace('\\', "/");
+    let mut files = Vec::new();
+    let mut unreadable: Vec<Diagnostic> = Vec::new();
+    for f in super::files::list_dir(root, &sub, false, &mut listing) {
+        match read_bytes(root, &f, MAX_RESULT_BYTES) {
+            Ok(b) => files.push((
+                f.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+                b,
+            )),
+            Err(d) => unreadable.push(d),
+        }
+    }
+    unreadable.extend(listing.sorted());
+    ResultInput::Folder(files, unreadable)
 }
 
 /// A run's table as `parse_run` gets it.
@@ -79,7 +118,7 @@ pub fn parse_run_text(
     tables: &dyn Fn(&str) -> TableText,
 ) -> (Option<Run>, Diagnostics) {
     let mut diags = Diagnostics::new();
-    let run = parse_run(dir, text, tables, &mut diags);
+    let run = parse_run(dir, text, tables, &|_| ResultInput::Missing, &mut diags);
     (run, diags)
 }
 
@@ -87,6 +126,7 @@ fn parse_run(
     dir: &Path,
     text: &str,
     tables_text: &dyn Fn(&str) -> TableText,
+    results_input: &dyn Fn(&str) -> ResultInput,
     diags: &mut Diagnostics,
 ) -> Option<Run> {
     let id = dir.file_name()?.to_string_lossy().to_string();
@@ -120,14 +160,27 @@ fn parse_run(
             doc.version(v, &p).map(|v| v.as_str().to_string())
         });
         let flags = doc.opt_string(so, "flags");
+        let label = doc.opt_string(so, "label");
         if let Some(engine) = engine {
-            setups.push(Setup {
+            let setup = Setup {
                 engine,
                 version,
                 flags,
-            });
+                label,
+            };
+            // Result files name their setup by its name, which must then
+            // tell it from the others.
+            if setups.iter().any(|s: &Setup| s.name() == setup.name()) {
+                doc.error_hint(
+                    &path,
+                    format!("a second setup named \"{}\"", setup.name()),
+                    Some("give each setup a `label` of its own (\"vLLM 0.30, start 2\")"),
+                );
+            }
+            setups.push(setup);
         }
     }
+    let evidence = evidence::read(&mut doc, obj, dir, &setups, results_input);
     let model = doc.opt_string(obj, "model");
     let hardware = doc.opt_string(obj, "hardware");
     let client = doc.opt_string(obj, "client");
@@ -157,58 +210,16 @@ fn parse_run(
         let Some(to) = doc.object(t, &path, TABLE_FIELDS) else {
             continue;
         };
+        if let Some(dv) = doc.get(to, "derive") {
+            derived_table(&mut doc, to, dv, &path, &evidence, &mut tables);
+            continue;
+        }
         let file_name = doc.req_string(to, "file");
         let ttitle = doc.req_string(to, "title");
-        let mut columns = Vec::new();
-        let cpath = join(&path, "columns");
         // Whether the columns could be read, so that the CSV header is
         // compared with them only then.
         let described = matches!(doc.get(to, "columns"), Some(Value::Mapping(_)));
-        match doc.get(to, "columns") {
-            None => {
-                doc.error_hint(
-                    &path,
-                    "missing required field `columns`",
-                    Some("describe every CSV column: `columns: {name: {unit: ..., description: ...}}`"),
-                );
-            }
-            Some(Value::Mapping(m)) => {
-                for (k, v) in m {
-                    let Some(name) = k.as_str() else {
-                        doc.error(&cpath, "column names must be strings");
-                        continue;
-                    };
-                    let colpath = join(&cpath, name);
-                    let Some(co) = doc.object(v, &colpath, COLUMN_FIELDS) else {
-                        continue;
-                    };
-                    let unit = match doc.get(co, "unit") {
-                        // A unit may be a bare word YAML reads as a number ("1"); keep it as text.
-                        Some(Value::Number(n)) => Some(n.to_string()),
-                        // A unit that is there but wrong is reported; the
-                        // column still counts as numeric, so that charts
-                        // on it are not reported as well.
-                        Some(_) => doc.opt_string(co, "unit").or(Some(String::new())),
-                        None => None,
-                    };
-                    let description = doc.req_string(co, "description");
-                    let label = doc.opt_string(co, "label");
-                    columns.push(Column {
-                        name: name.to_string(),
-                        label,
-                        unit,
-                        description: description.unwrap_or_default(),
-                    });
-                }
-            }
-            Some(other) => doc.error(
-                &cpath,
-                format!(
-                    "expected a mapping of column names, found {}",
-                    fields::describe(other)
-                ),
-            ),
-        }
+        let columns = read_columns(&mut doc, to, &path, true);
         let (Some(file_name), Some(ttitle)) = (file_name, ttitle) else {
             continue;
         };
@@ -220,6 +231,7 @@ fn parse_run(
             rows: Vec::new(),
             row_lines: Vec::new(),
             path_in_yaml: path.clone(),
+            derived: None,
         };
         if !safe_file_name(&table.file) {
             doc.error_hint(
@@ -315,6 +327,11 @@ fn parse_run(
             .iter()
             .map(|t| (&t.file, &t.header, &t.rows))
             .collect::<Vec<_>>(),
+        evidence
+            .sources
+            .iter()
+            .map(|s| s.files.iter().map(|f| &f.sha256).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
     ));
     Some(Run {
         id,
@@ -329,10 +346,121 @@ fn parse_run(
         endpoint,
         source,
         notes,
+        results: evidence.sources,
         tables,
         charts,
         spans,
     })
+}
+
+/// The `columns` of table `path`: each column's label, unit and
+/// description. Required for a CSV table; a derived table's are optional.
+fn read_columns(doc: &mut Doc<'_>, to: Obj<'_>, path: &str, required: bool) -> Vec<Column> {
+    let mut columns = Vec::new();
+        let cpath = join(&path, "columns");
+        match doc.get(to, "columns") {
+            None if !required => {}
+            None => {
+                doc.error_hint(
+                    &path,
+                    "missing required field `columns`",
+                    Some("describe every CSV column: `columns: {name: {unit: ..., description: ...}}`"),
+                );
+            }
+            Some(Value::Mapping(m)) => {
+                for (k, v) in m {
+                    let Some(name) = k.as_str() else {
+                        doc.error(&cpath, "column names must be strings");
+                        continue;
+                    };
+                    let colpath = join(&cpath, name);
+                    let Some(co) = doc.object(v, &colpath, COLUMN_FIELDS) else {
+                        continue;
+                    };
+                    let unit = match doc.get(co, "unit") {
+                        // A unit may be a bare word YAML reads as a number ("1"); keep it as text.
+                        Some(Value::Number(n)) => Some(n.to_string()),
+                        // A unit that is there but wrong is reported; the
+                        // column still counts as numeric, so that charts
+                        // on it are not reported as well.
+                        Some(_) => doc.opt_string(co, "unit").or(Some(String::new())),
+                        None => None,
+                    };
+                    // A derived column has the vocabulary's description.
+                    let description = if required {
+                        doc.req_string(co, "description")
+                    } else {
+                        doc.opt_string(co, "description")
+                    };
+                    let label = doc.opt_string(co, "label");
+                    columns.push(Column {
+                        name: name.to_string(),
+                        label,
+                        unit,
+                        description: description.unwrap_or_default(),
+                    });
+                }
+            }
+            Some(other) => doc.error(
+                &cpath,
+                format!(
+                    "expected a mapping of column names, found {}",
+                    fields::describe(other)
+                ),
+            ),
+        }
+    columns
+}
+
+/// A table `derive:`d from the run's result files (`results`, `requests`
+/// or `series`), published as `file` (by default `<table>.csv`).
+fn derived_table(
+    doc: &mut Doc<'_>,
+    to: Obj<'_>,
+    dv: &Value,
+    path: &str,
+    evidence: &evidence::Evidence,
+    tables: &mut Vec<Table>,
+) {
+    let kind = evidence::derive_kind(doc, dv, &join(path, "derive"));
+    let file = doc.opt_string(to, "file");
+    let title = doc.req_string(to, "title");
+    let columns = read_columns(doc, to, path, false);
+    let (Some(kind), Some(title)) = (kind, title) else {
+        return;
+    };
+    let file = file.unwrap_or_else(|| format!("{kind}.csv"));
+    if !safe_file_name(&file) || !file.ends_with(".csv") {
+        doc.error_hint(
+            &join(path, "file"),
+            format!("\"{file}\" is not a CSV file name in the run's folder"),
+            Some("name the published table like `results.csv`, or leave `file` out"),
+        );
+        return;
+    }
+    let table = evidence::table(evidence, kind, file, title, columns.clone(), path.to_string());
+    for c in &columns {
+        let cpath = join(&join(path, "columns"), &c.name);
+        if table.column(&c.name).is_none() {
+            let names: Vec<&str> = table.header.iter().map(String::as_str).collect();
+            let near = fields::did_you_mean(&c.name, &names);
+            doc.error_hint(
+                &cpath,
+                format!("the {kind} table has no column \"{}\"", c.name),
+                Some(&match near {
+                    Some(n) => format!("did you mean \"{n}\"?"),
+                    None => format!("its columns are {}", names.join(", ")),
+                }),
+            );
+        } else if c.unit.is_some() {
+            doc.error_hint(
+                &join(&cpath, "unit"),
+                "a derived column's unit is the one its tools' files give",
+                Some("remove `unit`; `label` and `description` may be set"),
+            );
+        }
+    }
+    tables.push(table);
 }
 
 /// Where column `column` of line `line` of the notes is in `run.yaml`, when

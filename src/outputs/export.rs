@@ -256,6 +256,10 @@ pub struct RunExport {
     pub source: Option<String>,
     /// Markdown notes, as written.
     pub notes: Option<String>,
+    /// The result files its derived tables come from, with their facts
+    /// (empty for a run of CSV tables only, and in exports before them).
+    #[serde(default)]
+    pub results: Vec<super::evidence::ResultSourceExport>,
     /// Tables with their data.
     pub tables: Vec<TableExport>,
     /// Chart specs.
@@ -275,6 +279,9 @@ pub struct SetupExport {
     pub version: Option<String>,
     /// Flags.
     pub flags: Option<String>,
+    /// Its name in the run: its `label`, else its engine and version.
+    #[serde(default)]
+    pub name: String,
 }
 
 /// A run's table.
@@ -461,6 +468,7 @@ fn run(model: &Model, r: usize) -> RunExport {
                 engine: s.engine.clone(),
                 version: s.version.clone(),
                 flags: s.flags.clone(),
+                name: s.name(),
             })
             .collect(),
         model: run.model.clone(),
@@ -469,6 +477,7 @@ fn run(model: &Model, r: usize) -> RunExport {
         endpoint: run.endpoint.clone(),
         source: run.source.clone(),
         notes: run.notes.clone(),
+        results: super::evidence::of(run, base),
         tables: run
             .tables
             .iter()

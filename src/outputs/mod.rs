@@ -17,18 +17,21 @@
 //! [`crate::pages`] wrote.
 
 pub mod browse;
+pub mod evidence;
 pub mod export;
 pub mod feed;
 pub mod search;
 pub mod sitemap;
 
 use crate::model::Model;
-use crate::record::Table;
+use crate::record::{RawFile, Table};
 use crate::render::cards::FindingText;
 use crate::render::reuse::Reuse;
 use crate::sink::{Output, WriteError};
 use crate::urls;
+use crate::util::{hash_of, sha256_hex};
 use rayon::prelude::*;
+use std::path::Path;
 
 /// Writes the search index, the JSON export, the feeds, `robots.txt` and
 /// the schemas into `out`; returns how many files it wrote.
@@ -97,9 +100,15 @@ pub(crate) fn write<O: Output>(
     Ok(n)
 }
 
-/// Publishes each run's tables as CSV files beside its page; returns how
-/// many it wrote.
-pub(crate) fn write_run_data<O: Output>(model: &Model, out: &O) -> Result<usize, WriteError> {
+/// Publishes each run's tables as CSV files beside its page, and the result
+/// files they were read from as the run keeps them (`root` is the site
+/// folder); returns how many files it wrote.
+pub(crate) fn write_run_data<O: Output>(
+    model: &Model,
+    root: &Path,
+    out: &O,
+    reuse: &Reuse<'_>,
+) -> Result<usize, WriteError> {
     Ok(model
         .runs
         .par_iter()
@@ -108,11 +117,51 @@ pub(crate) fn write_run_data<O: Output>(model: &Model, out: &O) -> Result<usize,
                 let text = run_table_csv(t);
                 out.write(&urls::run_file(&run.id, &t.file), text.as_bytes())?;
             }
-            Ok::<_, WriteError>(run.tables.len())
+            let folder = run.path.parent().unwrap_or(Path::new(""));
+            let mut n = run.tables.len();
+            for f in run.results.iter().flat_map(|s| &s.files) {
+                publish_raw(root, folder, &run.id, f, out, reuse)?;
+                n += 1;
+            }
+            Ok::<_, WriteError>(n)
         })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .sum::<usize>())
+}
+
+/// Publishes one result file as it is in the run's folder. Under `serve`,
+/// a file whose hash is the one the last build published is kept without
+/// reading it again (a detailed result can be tens of megabytes).
+fn publish_raw<O: Output>(
+    root: &Path,
+    folder: &Path,
+    run: &str,
+    f: &RawFile,
+    out: &O,
+    reuse: &Reuse<'_>,
+) -> Result<(), WriteError> {
+    let rel = urls::run_file(run, &f.path);
+    let key = reuse.enabled().then(|| hash_of(("raw file", &f.sha256)));
+    if let Some(k) = key {
+        if reuse.page_unchanged(&rel, k) && out.keep(&rel) {
+            reuse.note_page(&rel, Some(k));
+            return Ok(());
+        }
+    }
+    let path = root.join(folder).join(&f.path);
+    let bytes = std::fs::read(&path).map_err(crate::sink::at(&path))?;
+    // The file was read and checked when the run was loaded; one changed
+    // since would publish what no check has seen.
+    if sha256_hex(&bytes) != f.sha256 {
+        return Err(WriteError {
+            path,
+            source: std::io::Error::other("the file changed while the site was built; build again"),
+        });
+    }
+    out.write(&rel, &bytes)?;
+    reuse.note_page(&rel, key);
+    Ok(())
 }
 
 /// The CSV as the site publishes it: the loaded header and rows, so the

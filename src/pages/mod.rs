@@ -23,6 +23,7 @@
 
 mod batch;
 mod engine;
+mod evidence;
 mod finding;
 mod home;
 mod lists;

@@ -8,7 +8,7 @@
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
 use super::view::{list_page, object, page, vlink};
-use super::{redirect, Ctx};
+use super::{evidence, redirect, Ctx};
 use crate::markdown;
 use crate::model::{ChartRef, Model};
 use crate::record::Run;
@@ -18,6 +18,9 @@ use crate::render::RenderError;
 use crate::urls::{self, ROOT};
 use crate::util::hash_of;
 use crate::version::Version;
+
+/// The most rows of a table a run page shows; the CSV beside it has all.
+const TABLE_ROWS_SHOWN: usize = 100;
 
 /// A run page's template.
 const TEMPLATE: &str = "run.html";
@@ -243,7 +246,11 @@ pub(super) fn job(
             "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
             "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "title": c.title(&names), "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
             "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), |c| c.heading(&names))).collect::<Vec<_>>(),
-            "rows": t.rows,
+            // A table of thousands of requests is in its CSV: the page
+            // shows its first rows, so that it stays light.
+            "rows": &t.rows[..t.rows.len().min(TABLE_ROWS_SHOWN)],
+            "total": t.rows.len(),
+            "derived": t.derived,
         }))
         .collect();
     let run_charts: Vec<ChartView> = run
@@ -272,6 +279,7 @@ pub(super) fn job(
                 "notes_html": run.notes.as_deref().map(|n| markdown::render(n, cx.resolve).html).unwrap_or_default(),
             },
             "setups": setups,
+            "evidence": evidence::of(run),
             "tables": tables,
             "charts": run_charts,
             "cited_by": cards(prepared, &model.citations[r]),

@@ -84,6 +84,8 @@ pub struct RunFolder {
     pub checks: Vec<Check>,
     /// Files of no format this module reads, by name.
     pub not_read: Vec<String>,
+    /// The format of each file read, by name, in name order.
+    pub formats: Vec<(String, Format)>,
     /// Things worth a look.
     pub warnings: Vec<Warning>,
 }
@@ -134,6 +136,7 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
         facts: Vec::new(),
         checks: Vec::new(),
         not_read: Vec::new(),
+        formats: Vec::new(),
         warnings: Vec::new(),
     };
     let mut snaps = Vec::new();
@@ -151,6 +154,7 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
             }
             Err(e) => return Err(e),
         };
+        folder.formats.push((name.clone(), format));
         match (format, &input) {
             (Format::InferlintSnapshot, Input::Json(p)) => {
                 for v in &p.values {

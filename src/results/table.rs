@@ -116,6 +116,11 @@ impl<C: Columns> Row<C> {
         self.get(col).and_then(Cell::as_text)
     }
 
+    /// Every column with its cell, in vocabulary order.
+    pub fn cells(&self) -> impl Iterator<Item = (&'static Column, Option<&Cell>)> + '_ {
+        C::ALL.iter().zip(self.cells.iter().map(Option::as_ref))
+    }
+
     /// The cell of the column named `name` (`None` also for an unknown name).
     pub fn by_name(&self, name: &str) -> Option<&Cell> {
         let i = C::ALL.iter().position(|c| c.name == name)?;

@@ -1,0 +1,517 @@
+//! A run's result files: the `results` list of `run.yaml` (each a file or an
+//! inferlint run folder under the run's folder, and the setup it measured)
+//! read with [`crate::results`] into the run's evidence, and the tables
+//! `derive:` declares made from it. Takes the run's parsed YAML, its setups
+//! and a way to get each entry's bytes; hands on [`ResultSource`]s (the
+//! files with their sizes and hashes, the facts) and the derived
+//! [`Table`]s, or diagnostics at the file, line and column a reader
+//! stopped at.
+//!
+//! The files are the source of truth: nothing derived is written back to
+//! the folder, and each file is read once per load (under `serve`, once per
+//! change: the run's record is kept while no file of its folder changed).
+
+use super::fields::{join, Doc, Obj};
+use super::yaml::Value;
+use super::RESULT_FIELDS;
+use crate::diagnostics::{Diagnostic, Span};
+use crate::record::{Column, RawFile, ResultSource, RunFact, Setup, Table};
+use crate::results::vocabulary::{RequestCol, ResultCol, SeriesCol};
+use crate::results::{self, Cell, Columns, ReadError, ResultFile};
+use std::path::Path;
+
+/// What `parse_run` gets for the path of a `results` entry.
+pub enum ResultInput {
+    /// Nothing there.
+    Missing,
+    /// It could not be read; the diagnostic says why.
+    Unreadable(Diagnostic),
+    /// A file's bytes.
+    File(Vec<u8>),
+    /// A folder's files: each by its name within the folder, with its
+    /// bytes, in name order; and what could not be read of it.
+    Folder(Vec<(String, Vec<u8>)>, Vec<Diagnostic>),
+}
+
+/// The vocabulary's tables, as the run's derived tables draw on them.
+pub(super) const DERIVED: &[&str] = &["results", "requests", "series"];
+
+/// The run's evidence: each entry of `results` read, and the rows of the
+/// three tables (by column name, in the vocabulary's order, with the
+/// run's own `setup` column) over all of them.
+#[derive(Default)]
+pub(super) struct Evidence {
+    pub(super) sources: Vec<ResultSource>,
+    results: Rows,
+    requests: Rows,
+    series: Rows,
+}
+
+/// Rows of one derived table: each a cell per column name.
+#[derive(Default)]
+struct Rows {
+    rows: Vec<Vec<(&'static str, String)>>,
+}
+
+/// The columns of `results` every derived table of it has, whether or not
+/// a file gives them (empty cells then): the names issue 21 fixed. The
+/// others (llama-bench's, guidellm's time per token with the first) appear
+/// when a file gives them.
+const ALWAYS: &[&str] = &[
+    "source",
+    "tool",
+    "tool_version",
+    "engine",
+    "version",
+    "model",
+    "max_concurrency",
+    "request_rate",
+    "num_prompts",
+    "completed",
+    "failed",
+    "duration_s",
+    "input_tokens",
+    "output_tokens",
+    "request_throughput",
+    "output_throughput",
+    "total_token_throughput",
+    "ttft_ms_mean",
+    "ttft_ms_p50",
+    "ttft_ms_p90",
+    "ttft_ms_p99",
+    "tpot_ms_mean",
+    "tpot_ms_p50",
+    "tpot_ms_p90",
+    "tpot_ms_p99",
+    "itl_ms_mean",
+    "itl_ms_p50",
+    "itl_ms_p90",
+    "itl_ms_p99",
+    "e2el_ms_mean",
+    "e2el_ms_p50",
+    "e2el_ms_p90",
+    "e2el_ms_p99",
+];
+
+/// Reads the `results` entries of a run whose setups are `setups`, `input`
+/// giving each entry's bytes. `dir` is the run's folder, relative to the
+/// root, for the diagnostics.
+pub(super) fn read(
+    doc: &mut Doc<'_>,
+    obj: Obj<'_>,
+    dir: &Path,
+    setups: &[Setup],
+    input: &dyn Fn(&str) -> ResultInput,
+) -> Evidence {
+    let mut ev = Evidence::default();
+    for (i, e) in doc.list(obj, "results").iter().enumerate() {
+        let path_in_yaml = format!("results[{i}]");
+        let Some(eo) = doc.object(e, &path_in_yaml, RESULT_FIELDS) else {
+            continue;
+        };
+        let Some(path) = doc.req_string(eo, "path") else {
+            continue;
+        };
+        let path = path.trim_end_matches('/').to_string();
+        if !inside_run(&path) {
+            doc.error_hint(
+                &join(&path_in_yaml, "path"),
+                format!("\"{path}\" leaves the run folder"),
+                Some("keep result files in the run's folder, e.g. `raw/bench.json`, and name them relative to it"),
+            );
+            continue;
+        }
+        let setup = doc.opt_string(eo, "setup");
+        let setup = match (&setup, setups.len()) {
+            (Some(name), _) => {
+                let found = setups.iter().position(|s| s.name() == *name);
+                if found.is_none() {
+                    let names: Vec<String> =
+                        setups.iter().map(|s| format!("\"{}\"", s.name())).collect();
+                    doc.error_hint(
+                        &join(&path_in_yaml, "setup"),
+                        format!("no setup is named \"{name}\""),
+                        Some(&format!(
+                            "name one of the run's setups: {} (a setup's name is its `label`, else its engine and version)",
+                            names.join(", ")
+                        )),
+                    );
+                }
+                found
+            }
+            (None, 1) => Some(0),
+            (None, _) => None,
+        };
+        let mut source = ResultSource {
+            path: path.clone(),
+            folder: false,
+            setup,
+            files: Vec::new(),
+            facts: Vec::new(),
+            path_in_yaml: path_in_yaml.clone(),
+        };
+        let fail = |d: &mut Doc<'_>, e: ReadError| d.diags.push(diagnostic(dir, e));
+        match input(&path) {
+            ResultInput::Missing => {
+                doc.error_hint(
+                    &join(&path_in_yaml, "path"),
+                    format!("there is no file or folder \"{path}\" in the run's folder"),
+                    Some("`findings import` copies result files into the run's `raw/` folder"),
+                );
+                continue;
+            }
+            ResultInput::Unreadable(d) => {
+                doc.diags.push(d);
+                continue;
+            }
+            ResultInput::File(bytes) => {
+                if refuse_credential(doc, dir, &path, &bytes) {
+                    continue;
+                }
+                match results::read(&path, &bytes) {
+                    Ok(file) => {
+                        warn(doc, dir, &file.warnings);
+                        source.files.push(raw_file(&path, &bytes, Some(&file)));
+                        if !resolve_setup(doc, &mut source, &file.facts, setups) {
+                            continue;
+                        }
+                        add_file(&mut ev, &mut source, &file, setups);
+                    }
+                    Err(e) => {
+                        fail(doc, e);
+                        continue;
+                    }
+                }
+            }
+            ResultInput::Folder(files, unreadable) => {
+                source.folder = true;
+                for d in unreadable {
+                    doc.diags.push(d);
+                }
+                let named: Vec<(String, Vec<u8>)> = files
+                    .into_iter()
+                    .map(|(n, b)| (format!("{path}/{n}"), b))
+                    .collect();
+                if named
+                    .iter()
+                    .any(|(n, b)| refuse_credential(doc, dir, n, b))
+                {
+                    continue;
+                }
+                match results::read_folder(&named) {
+                    Ok(folder) => {
+                        warn(doc, dir, &folder.warnings);
+                        for file in &folder.files {
+                            warn(doc, dir, &file.warnings);
+                        }
+                        for (name, bytes) in &named {
+                            let read = folder.files.iter().find(|f| f.source == *name);
+                            let mut raw = raw_file(name, bytes, read);
+                            if read.is_none() {
+                                raw.format = folder
+                                    .formats
+                                    .iter()
+                                    .find(|(n, _)| n == name)
+                                    .map(|(_, f)| f.name().to_string());
+                            }
+                            source.files.push(raw);
+                        }
+                        let said: Vec<results::Fact> = folder
+                            .files
+                            .iter()
+                            .flat_map(|f| f.facts.iter().cloned())
+                            .chain(folder.facts.iter().cloned())
+                            .collect();
+                        if !resolve_setup(doc, &mut source, &said, setups) {
+                            continue;
+                        }
+                        for file in &folder.files {
+                            add_file(&mut ev, &mut source, file, setups);
+                        }
+                        source.facts.extend(folder.facts.iter().map(fact));
+                        let name = setup_name(&source, setups);
+                        for row in &folder.series.rows {
+                            let mut cells = cells_of(row);
+                            cells.push(("source", path.clone()));
+                            cells.push(("setup", name.clone()));
+                            ev.series.rows.push(cells);
+                        }
+                    }
+                    Err(e) => {
+                        fail(doc, e);
+                        continue;
+                    }
+                }
+            }
+        }
+        ev.sources.push(source);
+    }
+    ev
+}
+
+/// The derived table `kind` (one of [`DERIVED`]) over the run's evidence:
+/// its columns described from the vocabulary (units, definitions), with
+/// `overrides` (labels, descriptions from `run.yaml`) over them.
+pub(super) fn table(
+    ev: &Evidence,
+    kind: &str,
+    file: String,
+    title: String,
+    overrides: Vec<Column>,
+    path_in_yaml: String,
+) -> Table {
+    let (rows, all): (&Rows, Vec<&'static results::vocabulary::Column>) = match kind {
+        "results" => (&ev.results, ResultCol::ALL.iter().collect()),
+        "requests" => (&ev.requests, RequestCol::ALL.iter().collect()),
+        _ => (&ev.series, SeriesCol::ALL.iter().collect()),
+    };
+    // The vocabulary's columns that this table shows, then its own.
+    let mut header: Vec<&'static str> = all
+        .iter()
+        .filter(|c| {
+            kind != "results"
+                || ALWAYS.contains(&c.name)
+                || rows.rows.iter().any(|r| r.iter().any(|(n, _)| *n == c.name))
+        })
+        .map(|c| c.name)
+        .collect();
+    if kind == "series" {
+        header.push("source");
+    }
+    header.push("setup");
+    let columns = header
+        .iter()
+        .map(|&name| {
+            let voc = all.iter().find(|c| c.name == name);
+            let mine = overrides.iter().find(|c| c.name == name);
+            let (unit, description) = match voc {
+                Some(c) => (unit_of(c), c.definition.to_string()),
+                None if name == "source" => (None, "The run folder the sample was read from.".into()),
+                None => (
+                    None,
+                    "The run's setup the row measured, by its name in the run's setups.".into(),
+                ),
+            };
+            Column {
+                name: name.to_string(),
+                label: mine.and_then(|c| c.label.clone()),
+                unit,
+                description: mine
+                    .map(|c| c.description.clone())
+                    .filter(|d| !d.is_empty())
+                    .unwrap_or(description),
+            }
+        })
+        .collect();
+    let body: Vec<Vec<String>> = rows
+        .rows
+        .iter()
+        .map(|r| {
+            header
+                .iter()
+                .map(|h| {
+                    r.iter()
+                        .find(|(n, _)| n == h)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .collect();
+    Table {
+        file,
+        title,
+        columns,
+        header: header.iter().map(|h| h.to_string()).collect(),
+        row_lines: (0..body.len()).map(|i| i + 2).collect(),
+        rows: body,
+        path_in_yaml,
+        derived: Some(kind.to_string()),
+    }
+}
+
+/// A vocabulary column's unit as a run table writes it: a numeric column
+/// needs one (it is what makes a column numeric), so a share or a flag
+/// without a unit gets a word for it.
+fn unit_of(c: &results::vocabulary::Column) -> Option<String> {
+    use results::vocabulary::Kind;
+    match (c.kind, c.unit) {
+        (Kind::Text, _) => None,
+        (Kind::Number, "") if c.name == "kv_usage" => Some("fraction".into()),
+        (Kind::Number, "") => Some("value".into()),
+        (Kind::Number, u) => Some(u.to_string()),
+    }
+}
+
+/// Adds one result file's rows and facts to the evidence.
+fn add_file(ev: &mut Evidence, source: &mut ResultSource, file: &ResultFile, setups: &[Setup]) {
+    let name = setup_name(source, setups);
+    for row in &file.results.rows {
+        let mut cells = cells_of(row);
+        cells.push(("setup", name.clone()));
+        ev.results.rows.push(cells);
+    }
+    for row in &file.requests.rows {
+        let mut cells = cells_of(row);
+        cells.push(("setup", name.clone()));
+        ev.requests.rows.push(cells);
+    }
+    source.facts.extend(file.facts.iter().map(fact));
+}
+
+/// Finds the setup of an entry that names none, in a run of several: the
+/// one whose engine and version the files record, when exactly one is.
+/// Reports the entry and returns false when none can be told.
+fn resolve_setup(
+    doc: &mut Doc<'_>,
+    source: &mut ResultSource,
+    facts: &[results::Fact],
+    setups: &[Setup],
+) -> bool {
+    if source.setup.is_some() {
+        return true;
+    }
+    let said = |name: &str| {
+        facts
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.value.as_ref())
+            .map(Cell::csv)
+    };
+    let (engine, version) = (said("engine"), said("version"));
+    let matching: Vec<usize> = setups
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            engine.as_deref() == Some(s.engine.as_str())
+                && version.as_deref() == s.version.as_deref()
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if let [one] = matching[..] {
+        source.setup = Some(one);
+        return true;
+    }
+    let names: Vec<String> = setups.iter().map(|s| format!("\"{}\"", s.name())).collect();
+    doc.error_hint(
+        &source.path_in_yaml,
+        format!(
+            "which setup \"{}\" measured is not said, and the run has {} setups",
+            source.path,
+            setups.len()
+        ),
+        Some(&format!(
+            "add `setup:` with one of {}",
+            names.join(", ")
+        )),
+    );
+    false
+}
+
+/// The name of the setup `source` measured, or empty while it is not known.
+fn setup_name(source: &ResultSource, setups: &[Setup]) -> String {
+    source
+        .setup
+        .and_then(|s| setups.get(s))
+        .map(Setup::name)
+        .unwrap_or_default()
+}
+
+/// A row's cells that have a value, by column name.
+fn cells_of<C: Columns>(row: &results::Row<C>) -> Vec<(&'static str, String)> {
+    row.cells()
+        .filter_map(|(c, v)| v.map(|v| (c.name, v.csv())))
+        .collect()
+}
+
+fn fact(f: &results::Fact) -> RunFact {
+    RunFact {
+        name: f.name.to_string(),
+        value: f.value.as_ref().map(Cell::csv),
+        number: f.value.as_ref().and_then(Cell::as_num),
+        source: f.source.clone(),
+        note: f.note.clone(),
+    }
+}
+
+fn raw_file(name: &str, bytes: &[u8], read: Option<&ResultFile>) -> RawFile {
+    RawFile {
+        path: name.to_string(),
+        bytes: bytes.len() as u64,
+        sha256: crate::util::sha256_hex(bytes),
+        format: read.map(|f| f.format.name().to_string()),
+        tool: read.map(|f| f.tool.to_string()),
+        tool_version: read.and_then(|f| f.tool_version.clone()),
+    }
+}
+
+/// Refuses a kept file that still holds a credential: the site would
+/// publish it. True when it does.
+fn refuse_credential(doc: &mut Doc<'_>, dir: &Path, name: &str, bytes: &[u8]) -> bool {
+    let Some((key, line)) = results::scrub::holds_credential(bytes) else {
+        return false;
+    };
+    doc.diags.push(
+        Diagnostic::error(
+            dir.join(name),
+            Span::new(line.max(1), 1),
+            format!("the file holds a credential (under `{key}`), which the site would publish"),
+        )
+        .hint("import it with `findings import`, which replaces credentials in the copy it keeps, or remove the value"),
+    );
+    true
+}
+
+fn warn(doc: &mut Doc<'_>, dir: &Path, warnings: &[results::Warning]) {
+    for w in warnings {
+        doc.diags.push(Diagnostic::warning(
+            dir.join(&w.file),
+            Span::new(w.line.max(1), 1),
+            w.message.clone(),
+        ));
+    }
+}
+
+/// A reader's error as a diagnostic at the file in the run's folder.
+fn diagnostic(dir: &Path, e: ReadError) -> Diagnostic {
+    let span = if e.line > 0 {
+        Span::new(e.line, e.column.max(1))
+    } else {
+        Span::default()
+    };
+    let mut d = Diagnostic::error(dir.join(&e.file), span, e.message);
+    if let Some(f) = e.field {
+        d = d.field(f);
+    }
+    match e.hint {
+        Some(h) => d.hint(h),
+        None => d,
+    }
+}
+
+/// True for a path that stays inside the run's folder: relative, without
+/// `.`, `..` or hidden parts.
+fn inside_run(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains('\\')
+        && path
+            .split('/')
+            .all(|p| !p.is_empty() && !p.starts_with('.'))
+}
+
+/// Reads `doc`'s value `v` of a derived table's `derive` field.
+pub(super) fn derive_kind(doc: &mut Doc<'_>, v: &Value, path: &str) -> Option<&'static str> {
+    let s = doc.string(v, path)?;
+    match DERIVED.iter().find(|d| **d == s) {
+        Some(d) => Some(d),
+        None => {
+            doc.error_hint(
+                path,
+                format!("\"{s}\" is not a table result files give"),
+                Some("derive one of: results, requests, series"),
+            );
+            None
+        }
+    }
+}

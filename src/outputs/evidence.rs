@@ -1,0 +1,93 @@
+//! A run's result files in the JSON export: each entry of its `results`
+//! with the setup it measured, its files (address, size, SHA-256, the tool
+//! that wrote each) and the facts read from them, each naming its file.
+//! Takes a run; hands `export::run` the `results` of its export.
+
+use crate::record::Run;
+use crate::urls;
+use serde::{Deserialize, Serialize};
+
+/// One entry of a run's `results`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultSourceExport {
+    /// The path in the run's folder (`raw/vllm-c32.json`, or a folder).
+    pub path: String,
+    /// Whether it is a folder (an inferlint run folder).
+    pub folder: bool,
+    /// The name of the setup it measured.
+    pub setup: Option<String>,
+    /// Its files.
+    pub files: Vec<RawFileExport>,
+    /// What the files say.
+    pub facts: Vec<FactExport>,
+}
+
+/// A result file as the site publishes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RawFileExport {
+    /// Its path in the run's folder.
+    pub path: String,
+    /// Its published copy.
+    pub url: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// The SHA-256 of its bytes, in hex.
+    pub sha256: String,
+    /// The format it was read as, or `null` for a file no reader takes.
+    pub format: Option<String>,
+    /// The program that wrote it.
+    pub tool: Option<String>,
+    /// That program's version, where the file records it.
+    pub tool_version: Option<String>,
+}
+
+/// One fact read from a result file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FactExport {
+    /// Its name (see docs/format.md, "Result files").
+    pub name: String,
+    /// Its value as text, or `null` when known to be unknown.
+    pub value: Option<String>,
+    /// Its value as a number, when it is one (`null` for unbounded).
+    pub number: Option<f64>,
+    /// The file it came from, in the run's folder.
+    pub source: String,
+    /// How it was read, or why it is unknown.
+    pub note: Option<String>,
+}
+
+/// The `results` of `run`'s export; `base` is the site's address.
+pub(super) fn of(run: &Run, base: &str) -> Vec<ResultSourceExport> {
+    run.results
+        .iter()
+        .map(|s| ResultSourceExport {
+            path: s.path.clone(),
+            folder: s.folder,
+            setup: s.setup.and_then(|i| run.setups.get(i)).map(|s| s.name()),
+            files: s
+                .files
+                .iter()
+                .map(|f| RawFileExport {
+                    path: f.path.clone(),
+                    url: format!("{base}{}", urls::run_file(&run.id, &f.path)),
+                    bytes: f.bytes,
+                    sha256: f.sha256.clone(),
+                    format: f.format.clone(),
+                    tool: f.tool.clone(),
+                    tool_version: f.tool_version.clone(),
+                })
+                .collect(),
+            facts: s
+                .facts
+                .iter()
+                .map(|f| FactExport {
+                    name: f.name.clone(),
+                    value: f.value.clone(),
+                    number: f.number.filter(|n| n.is_finite()),
+                    source: f.source.clone(),
+                    note: f.note.clone(),
+                })
+                .collect(),
+        })
+        .collect()
+}

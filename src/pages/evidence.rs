@@ -1,0 +1,213 @@
+//! What a run page says of its result files: each file with the tool (and
+//! version) that wrote it, its size and SHA-256, linked to the copy the
+//! site publishes; and the facts a reviewer needs (the endpoint, the model,
+//! the concurrency asked for and the most requests the server ran,
+//! preemptions, the KV cache of the start, failed requests), each linked
+//! to the file it came from. Takes a run; hands the run page's context its
+//! `evidence`.
+
+use crate::markdown;
+use crate::record::{RawFile, ResultSource, Run, RunFact};
+use crate::util::escape_html;
+use crate::urls::{self, ROOT};
+use serde::Serialize;
+
+/// The facts a run page shows, in its order, with what it calls them. The
+/// tool, version, engine and date are shown with the files or the setup.
+const SHOWN: &[(&str, &str)] = &[
+    ("model", "Model"),
+    ("endpoint", "Endpoint"),
+    ("backend", "Client backend"),
+    ("hardware", "Hardware"),
+    ("max_concurrency", "Concurrency asked for"),
+    ("request_rate", "Request rate asked for (req/s)"),
+    ("max_running", "Most requests the server ran"),
+    ("max_waiting", "Most requests waiting"),
+    ("running_limit", "Running limit the server set"),
+    ("preemptions", "Preemptions during the run"),
+    ("kv_cache_tokens", "KV cache of the start (tokens)"),
+    ("kv_cache_gib", "KV cache of the start (GiB)"),
+    ("failed", "Failed requests"),
+    ("server_output_tokens", "Output tokens, server's counter"),
+    ("server_output_throughput", "Output throughput, server's counter (tok/s)"),
+    ("build_commit", "Build commit"),
+];
+
+/// One entry of the run's `results` as its page shows it.
+#[derive(Serialize)]
+pub(super) struct SourceView {
+    path: String,
+    setup: Option<String>,
+    files: Vec<FileView>,
+    facts: Vec<FactView>,
+}
+
+#[derive(Serialize)]
+struct FileView {
+    path: String,
+    url: String,
+    size: String,
+    sha256: String,
+    /// "vllm bench serve 0.28", or the format for a file no client wrote.
+    written_by: Option<String>,
+}
+
+#[derive(Serialize)]
+struct FactView {
+    label: &'static str,
+    /// Its values (a sweep's concurrencies are several), each with its
+    /// note, as HTML: the notes the readers write name metrics in code.
+    values: Vec<String>,
+    /// The files they came from, each with its address on the site.
+    sources: Vec<SourceLink>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct SourceLink {
+    path: String,
+    url: String,
+}
+
+/// The evidence of `run` for its page.
+pub(super) fn of(run: &Run) -> Vec<SourceView> {
+    run.results
+        .iter()
+        .map(|s| SourceView {
+            path: s.path.clone(),
+            setup: s.setup.and_then(|i| run.setups.get(i)).map(|s| s.name()),
+            files: s.files.iter().map(|f| file(run, f)).collect(),
+            facts: facts(run, s),
+        })
+        .collect()
+}
+
+fn file(run: &Run, f: &RawFile) -> FileView {
+    let written_by = match (&f.tool, &f.tool_version, &f.format) {
+        (Some(t), Some(v), _) => Some(format!("{t} {v}")),
+        (Some(t), None, _) => Some(t.clone()),
+        (None, _, Some(format)) => Some(format.clone()),
+        _ => None,
+    };
+    FileView {
+        path: f.path.clone(),
+        url: format!("{ROOT}{}", urls::run_file(&run.id, &f.path)),
+        size: size(f.bytes),
+        sha256: f.sha256.clone(),
+        written_by,
+    }
+}
+
+/// The facts of one entry the page shows, in [`SHOWN`]'s order; a fact
+/// that several results of a file give (a sweep's concurrencies) once,
+/// with each value.
+fn facts(run: &Run, s: &ResultSource) -> Vec<FactView> {
+    let mut out = Vec::new();
+    for (name, label) in SHOWN {
+        let mut view = FactView {
+            label,
+            values: Vec::new(),
+            sources: Vec::new(),
+        };
+        for f in s.facts_named(name) {
+            let v = match &f.note {
+                Some(n) => format!(
+                    "{} ({})",
+                    escape_html(&value(f)),
+                    markdown::render_inline(n)
+                ),
+                None => escape_html(&value(f)),
+            };
+            if !view.values.contains(&v) {
+                view.values.push(v);
+            }
+            let link = SourceLink {
+                path: f.source.clone(),
+                url: format!("{ROOT}{}", urls::run_file(&run.id, &f.source)),
+            };
+            if !view.sources.contains(&link) {
+                view.sources.push(link);
+            }
+        }
+        if !view.values.is_empty() {
+            out.push(view);
+        }
+    }
+    out
+}
+
+/// A fact's value as a reader reads it: numbers rounded to what matters
+/// (`336.3`, `26,093`), "unknown" with its reason for a fact known to be
+/// unknown.
+fn value(f: &RunFact) -> String {
+    match (&f.number, &f.value) {
+        (Some(n), _) => figure(*n),
+        (None, Some(v)) => v.clone(),
+        (None, None) => "unknown".to_string(),
+    }
+}
+
+/// A number for reading: whole numbers with thousands separated, others
+/// with four significant figures at most; `unlimited` for infinity.
+pub(super) fn figure(n: f64) -> String {
+    if n.is_infinite() {
+        return "unlimited".to_string();
+    }
+    let a = n.abs();
+    let decimals = if n.fract() == 0.0 || a >= 1000.0 {
+        0
+    } else if a >= 100.0 {
+        1
+    } else if a >= 10.0 {
+        2
+    } else {
+        3
+    };
+    let s = format!("{:.*}", decimals, a);
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
+        None => (s.clone(), String::new()),
+    };
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(&frac);
+    }
+    if n < 0.0 && out.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        out.insert(0, '−');
+    }
+    out
+}
+
+/// A size in bytes for reading: `786 bytes`, `11.0 KB`, `52.4 MB`.
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..=999 => format!("{bytes} bytes"),
+        1_000..=999_999 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_read_as_people_write_them() {
+        assert_eq!(figure(26093.0), "26,093");
+        assert_eq!(figure(336.2985474784618), "336.3");
+        assert_eq!(figure(0.3362985474784618), "0.336");
+        assert_eq!(figure(21.0), "21");
+        assert_eq!(figure(12.5), "12.5");
+        assert_eq!(figure(f64::INFINITY), "unlimited");
+        assert_eq!(figure(-3.25), "−3.25");
+        assert_eq!(size(786), "786 bytes");
+        assert_eq!(size(11_288), "11.3 KB");
+        assert_eq!(size(52_400_000), "52.4 MB");
+    }
+}
