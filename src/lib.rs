@@ -21,7 +21,7 @@
 //! they share, [`markdown`], [`chart`] and [`results`] (benchmark result
 //! files read into one vocabulary). Above them: [`incremental`],
 //! what `serve` keeps between builds, and the commands ([`serve`],
-//! [`authoring`], [`audit`]).
+//! [`authoring`], [`audit`], [`import`]).
 
 pub mod assets;
 pub mod audit;
@@ -29,6 +29,7 @@ pub mod authoring;
 pub mod chart;
 pub mod diagnostics;
 pub mod fuzz;
+pub mod import;
 pub mod incremental;
 pub mod load;
 pub mod markdown;

@@ -43,7 +43,7 @@ const LAYERS: &[&[&str]] = &[
     // The pipeline that runs the stages.
     &["pipeline"],
     // Commands and tools over the pipeline.
-    &["serve", "authoring", "audit", "fuzz"],
+    &["serve", "authoring", "audit", "import", "fuzz"],
 ];
 
 /// The longest a source file may be, in lines.

@@ -484,7 +484,8 @@ fn error_not_a_number() {
     let t = table("start,peak\na,inf\nb,2", &[("peak", "s")]);
     let c = ok(&spec(ChartKind::Bar, "start", &["peak"]), &t);
     assert!(
-        c.summary.ends_with("; 1 value at an unbounded value (inf), not drawn."),
+        c.summary
+            .ends_with("; 1 value at an unbounded value (inf), not drawn."),
         "{}",
         c.summary
     );

@@ -192,10 +192,7 @@ pub(super) fn read(
                     .into_iter()
                     .map(|(n, b)| (format!("{path}/{n}"), b))
                     .collect();
-                if named
-                    .iter()
-                    .any(|(n, b)| refuse_credential(doc, dir, n, b))
-                {
+                if named.iter().any(|(n, b)| refuse_credential(doc, dir, n, b)) {
                     continue;
                 }
                 match results::read_folder(&named) {
@@ -260,18 +257,22 @@ pub(super) fn table(
     overrides: Vec<Column>,
     path_in_yaml: String,
 ) -> Table {
-    let (rows, all): (&Rows, Vec<&'static results::vocabulary::Column>) = match kind {
-        "results" => (&ev.results, ResultCol::ALL.iter().collect()),
-        "requests" => (&ev.requests, RequestCol::ALL.iter().collect()),
-        _ => (&ev.series, SeriesCol::ALL.iter().collect()),
+    let rows = match kind {
+        "results" => &ev.results,
+        "requests" => &ev.requests,
+        _ => &ev.series,
     };
+    let all = vocabulary_of(kind);
     // The vocabulary's columns that this table shows, then its own.
     let mut header: Vec<&'static str> = all
         .iter()
         .filter(|c| {
             kind != "results"
                 || ALWAYS.contains(&c.name)
-                || rows.rows.iter().any(|r| r.iter().any(|(n, _)| *n == c.name))
+                || rows
+                    .rows
+                    .iter()
+                    .any(|r| r.iter().any(|(n, _)| *n == c.name))
         })
         .map(|c| c.name)
         .collect();
@@ -282,25 +283,16 @@ pub(super) fn table(
     let columns = header
         .iter()
         .map(|&name| {
-            let voc = all.iter().find(|c| c.name == name);
-            let mine = overrides.iter().find(|c| c.name == name);
-            let (unit, description) = match voc {
-                Some(c) => (unit_of(c), c.definition.to_string()),
-                None if name == "source" => (None, "The run folder the sample was read from.".into()),
-                None => (
-                    None,
-                    "The run's setup the row measured, by its name in the run's setups.".into(),
-                ),
-            };
-            Column {
-                name: name.to_string(),
-                label: mine.and_then(|c| c.label.clone()),
-                unit,
-                description: mine
-                    .map(|c| c.description.clone())
-                    .filter(|d| !d.is_empty())
-                    .unwrap_or(description),
+            let mut c = default_column(&all, name);
+            if let Some(mine) = overrides.iter().find(|c| c.name == name) {
+                if mine.label.is_some() {
+                    c.label = mine.label.clone();
+                }
+                if !mine.description.is_empty() {
+                    c.description = mine.description.clone();
+                }
             }
+            c
         })
         .collect();
     let body: Vec<Vec<String>> = rows
@@ -328,6 +320,111 @@ pub(super) fn table(
         path_in_yaml,
         derived: Some(kind.to_string()),
     }
+}
+
+/// Every column a derived table of `kind` may have, as the vocabulary
+/// describes it (what an import leaves out of `run.yaml`).
+pub fn derived_columns(kind: &str) -> Vec<Column> {
+    let all = vocabulary_of(kind);
+    let mut names: Vec<&'static str> = all.iter().map(|c| c.name).collect();
+    if kind == "series" {
+        names.push("source");
+    }
+    names.push("setup");
+    names.iter().map(|n| default_column(&all, n)).collect()
+}
+
+fn vocabulary_of(kind: &str) -> Vec<&'static results::vocabulary::Column> {
+    match kind {
+        "results" => ResultCol::ALL.iter().collect(),
+        "requests" => RequestCol::ALL.iter().collect(),
+        _ => SeriesCol::ALL.iter().collect(),
+    }
+}
+
+/// Column `name` of a derived table whose vocabulary is `all`, with its
+/// unit, definition and label.
+fn default_column(all: &[&'static results::vocabulary::Column], name: &str) -> Column {
+    let voc = all.iter().find(|c| c.name == name);
+    let (unit, description) = match voc {
+        Some(c) => (unit_of(c), c.definition.to_string()),
+        None if name == "source" => (None, "The run folder the sample was read from.".into()),
+        None => (
+            None,
+            "The run's setup the row measured, by its name in the run's setups.".into(),
+        ),
+    };
+    Column {
+        name: name.to_string(),
+        label: label_of(name),
+        unit,
+        description,
+    }
+}
+
+/// What readers see for a derived column unless `run.yaml` labels it: the
+/// vocabulary's names read as the tools' documents write them ("TTFT
+/// p99"), since the names themselves (`ttft_ms_p99`) are for programs.
+fn label_of(name: &str) -> Option<String> {
+    const METRICS: &[(&str, &str)] = &[
+        ("ttft", "TTFT"),
+        ("tpot_incl_first", "Time per token with the first"),
+        ("tpot", "TPOT"),
+        ("itl", "ITL"),
+        ("e2el", "End-to-end latency"),
+    ];
+    const STATS: &[(&str, &str)] = &[
+        ("mean", "mean"),
+        ("p50", "median"),
+        ("p90", "p90"),
+        ("p99", "p99"),
+    ];
+    for (m, shown) in METRICS {
+        if let Some(rest) = name.strip_prefix(m).and_then(|r| r.strip_prefix("_ms")) {
+            if rest.is_empty() {
+                return Some(shown.to_string());
+            }
+            let stat = rest.strip_prefix('_')?;
+            let (_, s) = STATS.iter().find(|(k, _)| *k == stat)?;
+            return Some(format!("{shown} {s}"));
+        }
+    }
+    let plain = match name {
+        "source" => "Source file",
+        "tool" => "Tool",
+        "tool_version" => "Tool version",
+        "engine" => "Engine",
+        "version" => "Version",
+        "model" => "Model",
+        "max_concurrency" => "Concurrency asked for",
+        "request_rate" => "Request rate asked for",
+        "num_prompts" => "Prompts",
+        "completed" => "Completed",
+        "failed" => "Failed",
+        "duration_s" => "Duration",
+        "input_tokens" => "Input tokens",
+        "output_tokens" => "Output tokens",
+        "request_throughput" => "Request throughput",
+        "output_throughput" => "Output throughput",
+        "total_token_throughput" => "Total token throughput",
+        "n_prompt" => "Prompt tokens",
+        "n_gen" => "Generated tokens",
+        "n_depth" => "Depth",
+        "tokens_per_s" => "Tokens/s",
+        "tokens_per_s_std" => "Tokens/s std. dev.",
+        "backends" => "Backends",
+        "flash_attn" => "Flash attention",
+        "start_s" => "Sent at",
+        "t_s" => "Time",
+        "running" => "Running",
+        "waiting" => "Waiting",
+        "kv_usage" => "KV cache in use",
+        "preemptions" => "Preemptions",
+        "generation_tokens_per_s" => "Generation rate",
+        "setup" => "Setup",
+        _ => return None,
+    };
+    Some(plain.to_string())
 }
 
 /// A vocabulary column's unit as a run table writes it: a numeric column
@@ -400,10 +497,7 @@ fn resolve_setup(
             source.path,
             setups.len()
         ),
-        Some(&format!(
-            "add `setup:` with one of {}",
-            names.join(", ")
-        )),
+        Some(&format!("add `setup:` with one of {}", names.join(", "))),
     );
     false
 }

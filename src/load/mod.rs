@@ -39,13 +39,13 @@ use site::parse_site;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use evidence::{derived_columns, ResultInput};
 pub(crate) use fields::did_you_mean;
 pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;
 pub(crate) use files::read_text;
 pub use finding::parse_finding_text;
-pub use evidence::ResultInput;
-pub use run::{parse_run_text, TableText};
+pub use run::{parse_run_at, parse_run_text, TableText};
 pub use site::parse_site_text;
 pub use table::parse_number;
 pub use yaml::{MAX_YAML_DEPTH, MAX_YAML_TEXT, MAX_YAML_VALUES};
@@ -183,6 +183,33 @@ pub trait Store: Sync {
         dir: &Path,
         read: &mut dyn FnMut() -> (LoadedRun, Diagnostics),
     ) -> (LoadedRun, Diagnostics);
+}
+
+/// Reads only `site.yaml` of the folder at `root`: for a command that needs
+/// the site's engines but none of its records (`findings import`).
+pub fn load_site(root: &Path) -> (Option<Site>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let site_path = Path::new("site.yaml");
+    let site = match read_text(root, site_path, MAX_RECORD_BYTES) {
+        Ok(text) => parse_site(site_path, &text, &mut diags),
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
+    (site, diags)
+}
+
+/// Reads the one run `data/runs/<id>` of the folder at `root`, as [`load`]
+/// reads each run; `None` when there is no such folder.
+pub fn load_one_run(root: &Path, id: &str) -> Option<(Option<Run>, Diagnostics)> {
+    let dir = Path::new("data/runs").join(id);
+    if !root.join(&dir).is_dir() {
+        return None;
+    }
+    let mut diags = Diagnostics::new();
+    let run = load_run(root, &dir, &mut diags);
+    Some((run, diags))
 }
 
 /// Reads the findings folder at `root`.

@@ -10,8 +10,8 @@ use super::prose::list_break_warning;
 use super::table::read_csv;
 use super::yaml::{parse_yaml, Value};
 use super::{
-    is_slug, CHART_FIELDS, COLUMN_FIELDS, MARK_FIELDS, MAX_RECORD_BYTES, MAX_RESULT_BYTES, MAX_TABLE_BYTES,
-    RUN_FIELDS, SETUP_FIELDS, TABLE_FIELDS,
+    is_slug, CHART_FIELDS, COLUMN_FIELDS, MARK_FIELDS, MAX_RECORD_BYTES, MAX_RESULT_BYTES,
+    MAX_TABLE_BYTES, RUN_FIELDS, SETUP_FIELDS, TABLE_FIELDS,
 };
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::record::{ChartKind, ChartSpec, Column, Mark, Run, Setup, Table};
@@ -46,6 +46,19 @@ pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Opti
             return None;
         }
     };
+    read_run_text(root, dir, &text, diags)
+}
+
+/// Reads the run in `dir` (relative to `root`) from `text` as its
+/// `run.yaml`, its tables and result files from the disk: what `findings
+/// import` checks the `run.yaml` it would write with, before writing it.
+pub fn parse_run_at(root: &Path, dir: &Path, text: &str) -> (Option<Run>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let run = read_run_text(root, dir, text, &mut diags);
+    (run, diags)
+}
+
+fn read_run_text(root: &Path, dir: &Path, text: &str, diags: &mut Diagnostics) -> Option<Run> {
     let tables = |name: &str| {
         let rel = dir.join(name);
         if !root.join(&rel).is_file() {
@@ -57,7 +70,7 @@ pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Opti
         }
     };
     let results = |path: &str| results_input(root, &dir.join(path));
-    parse_run(dir, &text, &tables, &results, diags)
+    parse_run(dir, text, &tables, &results, diags)
 }
 
 /// The bytes of a `results` entry of a run: a file, or the files of a
@@ -87,7 +100,8 @@ fn results_input(root: &Path, rel: &Path) -> ResultInput {
     for f in super::files::list_dir(root, &sub, false, &mut listing) {
         match read_bytes(root, &f, MAX_RESULT_BYTES) {
             Ok(b) => files.push((
-                f.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+                f.file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
                 b,
             )),
             Err(d) => unreadable.push(d),
@@ -357,58 +371,58 @@ fn parse_run(
 /// description. Required for a CSV table; a derived table's are optional.
 fn read_columns(doc: &mut Doc<'_>, to: Obj<'_>, path: &str, required: bool) -> Vec<Column> {
     let mut columns = Vec::new();
-        let cpath = join(&path, "columns");
-        match doc.get(to, "columns") {
-            None if !required => {}
-            None => {
-                doc.error_hint(
-                    &path,
-                    "missing required field `columns`",
-                    Some("describe every CSV column: `columns: {name: {unit: ..., description: ...}}`"),
-                );
-            }
-            Some(Value::Mapping(m)) => {
-                for (k, v) in m {
-                    let Some(name) = k.as_str() else {
-                        doc.error(&cpath, "column names must be strings");
-                        continue;
-                    };
-                    let colpath = join(&cpath, name);
-                    let Some(co) = doc.object(v, &colpath, COLUMN_FIELDS) else {
-                        continue;
-                    };
-                    let unit = match doc.get(co, "unit") {
-                        // A unit may be a bare word YAML reads as a number ("1"); keep it as text.
-                        Some(Value::Number(n)) => Some(n.to_string()),
-                        // A unit that is there but wrong is reported; the
-                        // column still counts as numeric, so that charts
-                        // on it are not reported as well.
-                        Some(_) => doc.opt_string(co, "unit").or(Some(String::new())),
-                        None => None,
-                    };
-                    // A derived column has the vocabulary's description.
-                    let description = if required {
-                        doc.req_string(co, "description")
-                    } else {
-                        doc.opt_string(co, "description")
-                    };
-                    let label = doc.opt_string(co, "label");
-                    columns.push(Column {
-                        name: name.to_string(),
-                        label,
-                        unit,
-                        description: description.unwrap_or_default(),
-                    });
-                }
-            }
-            Some(other) => doc.error(
-                &cpath,
-                format!(
-                    "expected a mapping of column names, found {}",
-                    fields::describe(other)
-                ),
-            ),
+    let cpath = join(&path, "columns");
+    match doc.get(to, "columns") {
+        None if !required => {}
+        None => {
+            doc.error_hint(
+                &path,
+                "missing required field `columns`",
+                Some("describe every CSV column: `columns: {name: {unit: ..., description: ...}}`"),
+            );
         }
+        Some(Value::Mapping(m)) => {
+            for (k, v) in m {
+                let Some(name) = k.as_str() else {
+                    doc.error(&cpath, "column names must be strings");
+                    continue;
+                };
+                let colpath = join(&cpath, name);
+                let Some(co) = doc.object(v, &colpath, COLUMN_FIELDS) else {
+                    continue;
+                };
+                let unit = match doc.get(co, "unit") {
+                    // A unit may be a bare word YAML reads as a number ("1"); keep it as text.
+                    Some(Value::Number(n)) => Some(n.to_string()),
+                    // A unit that is there but wrong is reported; the
+                    // column still counts as numeric, so that charts
+                    // on it are not reported as well.
+                    Some(_) => doc.opt_string(co, "unit").or(Some(String::new())),
+                    None => None,
+                };
+                // A derived column has the vocabulary's description.
+                let description = if required {
+                    doc.req_string(co, "description")
+                } else {
+                    doc.opt_string(co, "description")
+                };
+                let label = doc.opt_string(co, "label");
+                columns.push(Column {
+                    name: name.to_string(),
+                    label,
+                    unit,
+                    description: description.unwrap_or_default(),
+                });
+            }
+        }
+        Some(other) => doc.error(
+            &cpath,
+            format!(
+                "expected a mapping of column names, found {}",
+                fields::describe(other)
+            ),
+        ),
+    }
     columns
 }
 
@@ -438,7 +452,14 @@ fn derived_table(
         );
         return;
     }
-    let table = evidence::table(evidence, kind, file, title, columns.clone(), path.to_string());
+    let table = evidence::table(
+        evidence,
+        kind,
+        file,
+        title,
+        columns.clone(),
+        path.to_string(),
+    );
     for c in &columns {
         let cpath = join(&join(path, "columns"), &c.name);
         if table.column(&c.name).is_none() {

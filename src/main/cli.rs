@@ -188,6 +188,62 @@ tries exits 1 naming this server.")]
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Make a run of the files benchmark tools wrote: copy them under the
+    /// run's raw/ folder (credentials and generated texts taken out) and
+    /// write its run.yaml, with tables derived from them and default charts.
+    #[command(after_help = "\
+Formats are told apart by their content: vllm bench serve, throughput and
+latency (and the older benchmark_serving.py), SGLang bench_serving and
+bench_one_batch_server, TensorRT-LLM benchmark_serving and trtllm-bench,
+genai-perf, AIPerf, llama-bench (json, jsonl, csv), guidellm (JSON, YAML),
+and inferlint run folders. The engine and version come from the files
+where they record them (SGLang's server_info, llama-bench's build), else
+from --engine and --version. Run it again with more files to add them;
+--force writes run.yaml anew. Nothing is overwritten silently. See
+docs/import.md.")]
+    Import {
+        /// The run's id (its folder under data/runs/; lowercase letters,
+        /// digits and '-').
+        id: String,
+        /// Result files, and inferlint run folders, to import.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The engine measured, an engine id from site.yaml, for files that
+        /// do not record it.
+        #[arg(long)]
+        engine: Option<String>,
+        /// Its version, for files that do not record it.
+        #[arg(long)]
+        version: Option<String>,
+        /// The setup's name on the run's page (default: the engine's name
+        /// and the version, "vLLM 0.30"); tells two setups of one version
+        /// apart.
+        #[arg(long)]
+        setup: Option<String>,
+        /// The run's title (default: made from its setups, client and model).
+        #[arg(long)]
+        title: Option<String>,
+        /// The model served (default: the one the files name).
+        #[arg(long)]
+        model: Option<String>,
+        /// The hardware (default: the one the files name).
+        #[arg(long)]
+        hardware: Option<String>,
+        /// The day the run was made, YYYY-MM-DD (default: the latest day
+        /// the files record; never today's date).
+        #[arg(long)]
+        date: Option<String>,
+        /// Write run.yaml anew, and replace kept copies that differ.
+        #[arg(long)]
+        force: bool,
+        /// Keep the generated texts of each request in the copies (they
+        /// are dropped by default: they can be large and hold prompts).
+        #[arg(long)]
+        keep_texts: bool,
+        /// The site folder.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
     /// Start a new run folder with a run.yaml and a CSV table to fill in.
     NewRun {
         /// The run id (lowercase letters, digits and '-').

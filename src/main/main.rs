@@ -2,6 +2,7 @@
 
 mod audit;
 mod cli;
+mod import;
 mod serve;
 mod ui;
 
@@ -328,6 +329,49 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 findings::authoring::today(),
             );
             created(ui, &root, made)?
+        }
+        Command::Import {
+            id,
+            inputs,
+            engine,
+            version,
+            setup,
+            title,
+            model,
+            hardware,
+            date,
+            force,
+            keep_texts,
+            root,
+        } => {
+            let date = match date
+                .as_deref()
+                .map(|d| (d, findings::record::Date::parse(d)))
+            {
+                None => None,
+                Some((_, Some(d))) => Some(d),
+                Some((d, None)) => {
+                    ui.error(format_args!("--date {d}: not a date; write YYYY-MM-DD"));
+                    return Err(ExitCode::from(2));
+                }
+            };
+            import::import(
+                ui,
+                findings::import::ImportOptions {
+                    root,
+                    run: id,
+                    inputs,
+                    engine,
+                    version,
+                    setup,
+                    title,
+                    model,
+                    hardware,
+                    date,
+                    force,
+                    keep_texts,
+                },
+            )?
         }
         Command::NewRun {
             id,

@@ -8,8 +8,8 @@
 
 use crate::markdown;
 use crate::record::{RawFile, ResultSource, Run, RunFact};
-use crate::util::escape_html;
 use crate::urls::{self, ROOT};
+use crate::util::escape_html;
 use serde::Serialize;
 
 /// The facts a run page shows, in its order, with what it calls them. The
@@ -29,7 +29,10 @@ const SHOWN: &[(&str, &str)] = &[
     ("kv_cache_gib", "KV cache of the start (GiB)"),
     ("failed", "Failed requests"),
     ("server_output_tokens", "Output tokens, server's counter"),
-    ("server_output_throughput", "Output throughput, server's counter (tok/s)"),
+    (
+        "server_output_throughput",
+        "Output throughput, server's counter (tok/s)",
+    ),
     ("build_commit", "Build commit"),
 ];
 

@@ -15,8 +15,10 @@
 //!   findings (fields, links, body links, site paths, fragments);
 //! - `pages.rs`: the pages a build makes ([`Pages`], [`site_pages`]) and the
 //!   aliases checked against them;
-//! - `run.rs`: each run's tables and charts, read as the build will.
+//! - `run.rs`: each run's tables and charts, read as the build will;
+//! - `evidence.rs`: each run's result files against its setups and model.
 
+mod evidence;
 mod finding;
 mod pages;
 mod run;
@@ -108,6 +110,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .map(|r| {
             let mut d = Diagnostics::new();
             check_run(loaded, r, &colors, &names, &mut d);
+            evidence::check(r, &mut d);
             d
         })
         .collect();

@@ -1,0 +1,520 @@
+//! `findings import`: result files as a run. Reads the files a benchmark
+//! tool wrote (or an inferlint run folder), keeps a copy of each under the
+//! run's `raw/` folder with credentials and generated texts taken out, and
+//! writes the run's `run.yaml`: the setups (the engine and version from the
+//! files where they record them, else from the options), the `results`
+//! list, the tables derived from the files and default charts of them.
+//! Run again with more files, it adds them; `--force` writes `run.yaml`
+//! anew; nothing is overwritten silently.
+//!
+//! The steps: [`read_inputs`] reads and scrubs every input before anything
+//! is written (a file of no known format stops the import with nothing
+//! changed); the copies are written; `run.yaml` is composed as a
+//! [`draft::Draft`] (from the existing one, or anew), its default charts
+//! planned from the tables the loader derives (`plan.rs`), checked by the
+//! loader, and written aside, then renamed into place.
+
+mod draft;
+mod plan;
+
+use crate::diagnostics::Diagnostics;
+use crate::load;
+use crate::record::{Date, Run, Site};
+use crate::results::{self, scrub, Fact, ReadError};
+use draft::{Draft, ResultEntry, SetupDraft};
+use std::path::{Path, PathBuf};
+
+/// What `findings import` was asked.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// The site folder.
+    pub root: PathBuf,
+    /// The run's id (its folder under `data/runs/`).
+    pub run: String,
+    /// Result files and run folders to import.
+    pub inputs: Vec<PathBuf>,
+    /// The engine, for files that do not record it.
+    pub engine: Option<String>,
+    /// Its version, for files that do not record it.
+    pub version: Option<String>,
+    /// The setup's name, for one that the engine and version do not tell
+    /// from the run's others ("vLLM 0.30, start 2").
+    pub setup: Option<String>,
+    /// The run's title (a new run's; default: made from the files).
+    pub title: Option<String>,
+    /// The model served (default: the one the files name).
+    pub model: Option<String>,
+    /// The hardware (default: the one the files name).
+    pub hardware: Option<String>,
+    /// The day of the run, for files that do not record it.
+    pub date: Option<Date>,
+    /// Write `run.yaml` anew (and replace kept copies that differ).
+    pub force: bool,
+    /// Keep generated texts in the copies.
+    pub keep_texts: bool,
+}
+
+/// What an import did.
+#[derive(Debug, Default)]
+pub struct ImportReport {
+    /// The `run.yaml` written, relative to the root.
+    pub run_yaml: PathBuf,
+    /// Whether the run is new.
+    pub created: bool,
+    /// Each file kept, with what was taken out of it.
+    pub kept: Vec<KeptFile>,
+    /// Other things worth saying ("already kept", a version the file
+    /// records that differs from the one asked for).
+    pub notes: Vec<String>,
+    /// What `check` then says about the run (warnings; no errors).
+    pub diagnostics: Diagnostics,
+}
+
+/// A file as the import kept it.
+#[derive(Debug)]
+pub struct KeptFile {
+    /// Its path, relative to the root.
+    pub path: PathBuf,
+    /// Its size as kept, in bytes.
+    pub bytes: u64,
+    /// What was taken out, for people ("the credential under `api_key`,
+    /// line 12").
+    pub removed: Vec<String>,
+    /// Whether an identical copy was there already.
+    pub unchanged: bool,
+}
+
+/// Why an import wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// A wrong request: an unknown engine, a bad run id, a missing version.
+    #[error("{0}")]
+    Usage(String),
+    /// An input that cannot be read as result files.
+    #[error("{0}")]
+    Read(#[from] ReadError),
+    /// The site, or the run as it is, has errors.
+    #[error("{message}")]
+    Invalid {
+        /// What is wrong.
+        message: String,
+        /// The diagnostics.
+        diagnostics: Diagnostics,
+    },
+    /// Something is in the way ("raw/bench.json exists and differs").
+    #[error("{0}")]
+    Exists(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
+    move |source| ImportError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One input, read and scrubbed: where its copy goes, its bytes as kept,
+/// and what the files say of their setup and the day they ran.
+struct Input {
+    /// The entry's path in the run's folder (`raw/bench.json`, `raw/live`).
+    entry: String,
+    /// Each file to keep: its path in the run's folder, its bytes, and
+    /// what was taken out.
+    files: Vec<(String, Vec<u8>, Vec<String>)>,
+    /// Every fact of the files.
+    facts: Vec<Fact>,
+}
+
+/// Imports `opts.inputs` into the run `opts.run` of the site in
+/// `opts.root`.
+pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
+    if !load::is_slug(&opts.run) {
+        return Err(ImportError::Usage(format!(
+            "\"{}\" is not a valid run id: use lowercase letters a-z, digits and '-'",
+            opts.run
+        )));
+    }
+    let (site, diags) = load::load_site(&opts.root);
+    let Some(site) = site.filter(|_| !diags.has_errors()) else {
+        return Err(ImportError::Invalid {
+            message: "site.yaml has errors; fix them first".into(),
+            diagnostics: diags,
+        });
+    };
+    if let Some(e) = &opts.engine {
+        if !site.engines.iter().any(|x| x.id == *e) {
+            return Err(ImportError::Usage(format!(
+                "site.yaml has no engine \"{e}\" (its engines: {})",
+                engine_ids(&site)
+            )));
+        }
+    }
+    let inputs = read_inputs(opts)?;
+    let dir = Path::new("data/runs").join(&opts.run);
+    let existing = load::load_one_run(&opts.root, &opts.run);
+    let mut report = ImportReport {
+        run_yaml: dir.join("run.yaml"),
+        created: existing.is_none(),
+        ..ImportReport::default()
+    };
+    let run_yaml_there = opts.root.join(&report.run_yaml).is_file();
+    let mut draft = match (&existing, opts.force || !run_yaml_there) {
+        (Some((Some(run), d)), false) if !d.has_errors() => Draft::of(run),
+        (Some((_, d)), false) => {
+            return Err(ImportError::Invalid {
+                message: format!(
+                    "{} has errors; fix them, or pass --force to write it anew",
+                    report.run_yaml.display()
+                ),
+                diagnostics: d.clone(),
+            })
+        }
+        // Anew, keeping the files already listed when the old one reads.
+        (Some((Some(run), _)), true) => Draft::results_of(run),
+        _ => Draft::default(),
+    };
+    // Every input's setup first, so that nothing is written for an input
+    // whose engine or version is missing.
+    let mut setups = Vec::new();
+    for input in &inputs {
+        setups.push(setup_of(&site, opts, input, &mut report.notes)?);
+    }
+    for (input, setup) in inputs.iter().zip(setups) {
+        let name = draft.add_setup(setup).map_err(ImportError::Exists)?;
+        draft.add_result(ResultEntry {
+            path: input.entry.clone(),
+            setup: name,
+        });
+    }
+    draft.fill(
+        &site,
+        opts,
+        &inputs.iter().flat_map(|i| &i.facts).collect::<Vec<_>>(),
+    )?;
+    // The copies, then run.yaml.
+    for input in &inputs {
+        for (path, bytes, removed) in &input.files {
+            report
+                .kept
+                .push(keep(&opts.root, &dir, path, bytes, removed, opts.force)?);
+        }
+    }
+    let text = compose(opts, &dir, &mut draft, &site, &mut report.notes)?;
+    write_aside(&opts.root.join(&report.run_yaml), &text)?;
+    let (_, diags) = crate::pipeline::check(&opts.root);
+    let mine: Vec<_> = diags
+        .sorted()
+        .into_iter()
+        .filter(|d| d.file.starts_with(&dir))
+        .collect();
+    for d in mine {
+        report.diagnostics.push(d);
+    }
+    Ok(report)
+}
+
+/// Reads and scrubs every input, before anything is written.
+fn read_inputs(opts: &ImportOptions) -> Result<Vec<Input>, ImportError> {
+    let mut out: Vec<Input> = Vec::new();
+    if opts.inputs.is_empty() {
+        return Err(ImportError::Usage(
+            "name the result files (or run folders) to import".into(),
+        ));
+    }
+    for path in &opts.inputs {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .ok_or_else(|| {
+                ImportError::Usage(format!("{}: not a file or folder name", path.display()))
+            })?;
+        let entry = format!("raw/{name}");
+        if out.iter().any(|i| i.entry == entry) {
+            return Err(ImportError::Usage(format!(
+                "two inputs are named {name}; the run keeps both under raw/: rename one"
+            )));
+        }
+        let meta = std::fs::metadata(path).map_err(io(path))?;
+        let input = if meta.is_dir() {
+            let mut files = Vec::new();
+            let mut listed: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(io(path))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && !p
+                            .file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                })
+                .collect();
+            listed.sort();
+            for f in listed {
+                let fname = f
+                    .file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                files.push((format!("{entry}/{fname}"), read_limited(&f)?));
+            }
+            let folder = results::read_folder(&files)?;
+            let mut facts: Vec<Fact> = folder.files.iter().flat_map(|f| f.facts.clone()).collect();
+            facts.extend(folder.facts.iter().cloned());
+            Input {
+                entry,
+                files: scrub_all(files, opts.keep_texts)?,
+                facts,
+            }
+        } else {
+            let bytes = read_limited(path)?;
+            let file = results::read(&entry, &bytes)?;
+            Input {
+                entry: entry.clone(),
+                files: scrub_all(vec![(entry, bytes)], opts.keep_texts)?,
+                facts: file.facts,
+            }
+        };
+        out.push(input);
+    }
+    Ok(out)
+}
+
+fn read_limited(path: &Path) -> Result<Vec<u8>, ImportError> {
+    let len = std::fs::metadata(path).map_err(io(path))?.len();
+    if len > results::MAX_FILE_BYTES as u64 {
+        return Err(ImportError::Usage(format!(
+            "{}: the file is {len} bytes, over the limit of {} bytes (256 MiB) for a result file",
+            path.display(),
+            results::MAX_FILE_BYTES
+        )));
+    }
+    std::fs::read(path).map_err(io(path))
+}
+
+/// Each file as it will be kept: credentials replaced, generated texts
+/// dropped unless asked to keep them.
+fn scrub_all(
+    files: Vec<(String, Vec<u8>)>,
+    keep_texts: bool,
+) -> Result<Vec<(String, Vec<u8>, Vec<String>)>, ImportError> {
+    files
+        .into_iter()
+        .map(|(name, bytes)| {
+            let s = scrub::scrub(&name, &bytes, keep_texts)?;
+            let removed = s.removed.iter().map(ToString::to_string).collect();
+            Ok((name, s.bytes, removed))
+        })
+        .collect()
+}
+
+/// The setup an input measured: its engine and version from the files
+/// where they record them, else from the options; an error naming what is
+/// missing otherwise.
+fn setup_of(
+    site: &Site,
+    opts: &ImportOptions,
+    input: &Input,
+    notes: &mut Vec<String>,
+) -> Result<SetupDraft, ImportError> {
+    let said = |name: &str| {
+        input
+            .facts
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.value.as_ref())
+            .map(results::Cell::csv)
+    };
+    let recorded = said("engine").and_then(|e| site_engine(site, &e));
+    let engine = match (recorded, &opts.engine) {
+        (Some(e), Some(asked)) if e != *asked => {
+            notes.push(format!(
+                "{} records the engine {e}; --engine {asked} is not used for it",
+                input.entry
+            ));
+            e
+        }
+        (Some(e), _) => e,
+        (None, Some(asked)) => asked.clone(),
+        (None, None) => {
+            return Err(ImportError::Usage(format!(
+                "{} does not record which engine it measured; pass --engine (one of {})",
+                input.entry,
+                engine_ids(site)
+            )))
+        }
+    };
+    let version = match (said("version"), &opts.version) {
+        (Some(v), Some(asked)) if !same_version(&v, asked) => {
+            notes.push(format!(
+                "{} records version {v}; --version {asked} is not used for it",
+                input.entry
+            ));
+            v
+        }
+        (Some(v), _) => v,
+        (None, Some(asked)) => asked.clone(),
+        (None, None) => {
+            return Err(ImportError::Usage(format!(
+                "{} does not record the version of {engine} it measured; pass --version",
+                input.entry
+            )))
+        }
+    };
+    if let Err(e) = crate::version::Version::parse(&version) {
+        return Err(ImportError::Usage(format!(
+            "{}: the version \"{version}\" cannot be read: {e}; pass --version",
+            input.entry
+        )));
+    }
+    let shown = site
+        .engines
+        .iter()
+        .find(|e| e.id == engine)
+        .map_or(engine.as_str(), |e| e.name.as_str());
+    let label = opts
+        .setup
+        .clone()
+        .unwrap_or_else(|| format!("{shown} {version}"));
+    Ok(SetupDraft {
+        engine,
+        version,
+        flags: None,
+        label,
+    })
+}
+
+fn same_version(a: &str, b: &str) -> bool {
+    use crate::version::Version;
+    match (Version::parse(a), Version::parse(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// The site's engine a file's engine name stands for (`llama.cpp` for
+/// `llama-cpp`), comparing ids and names without case or punctuation.
+fn site_engine(site: &Site, named: &str) -> Option<String> {
+    let plain = |s: &str| {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let want = plain(named);
+    site.engines
+        .iter()
+        .find(|e| plain(&e.id) == want || plain(&e.name) == want)
+        .map(|e| e.id.clone())
+}
+
+fn engine_ids(site: &Site) -> String {
+    site.engines
+        .iter()
+        .map(|e| e.id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes one kept copy, unless an identical one is there; a different
+/// one is an error unless `force`.
+fn keep(
+    root: &Path,
+    dir: &Path,
+    path: &str,
+    bytes: &[u8],
+    removed: &[String],
+    force: bool,
+) -> Result<KeptFile, ImportError> {
+    let rel = dir.join(path);
+    let full = root.join(&rel);
+    let unchanged = match std::fs::read(&full) {
+        Ok(old) if old == bytes => true,
+        Ok(_) if !force => {
+            return Err(ImportError::Exists(format!(
+                "{} exists and differs from the file imported; remove it, import the new one under another name, or pass --force to replace it",
+                rel.display()
+            )))
+        }
+        _ => false,
+    };
+    if !unchanged {
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        write_aside(&full, bytes)?;
+    }
+    Ok(KeptFile {
+        path: rel,
+        bytes: bytes.len() as u64,
+        removed: removed.to_vec(),
+        unchanged,
+    })
+}
+
+/// The final `run.yaml`: the draft with its derived tables, then with the
+/// default charts planned from the tables the loader derives of it;
+/// refused when the loader finds an error in it.
+fn compose(
+    opts: &ImportOptions,
+    dir: &Path,
+    draft: &mut Draft,
+    site: &Site,
+    notes: &mut Vec<String>,
+) -> Result<String, ImportError> {
+    let parse = |text: &str| load::parse_run_at(&opts.root, dir, text);
+    // The tables first: which the files give rows to.
+    let probing = draft.probing().to_yaml();
+    let (run, _) = parse(&probing);
+    let run = run.ok_or_else(|| invalid(dir, &probing, opts))?;
+    draft.derive_tables(&run);
+    let (run, _) = parse(&draft.to_yaml());
+    let run: Run = run.ok_or_else(|| invalid(dir, &draft.to_yaml(), opts))?;
+    for chart in plan::charts(&run, site) {
+        if let Some(old) = draft.add_chart(chart) {
+            // A chart of the run is kept as it is, even one an earlier
+            // import planned for fewer files: say so.
+            notes.push(format!(
+                "the run's chart \"{old}\" is kept as it is; for the files the run has now, the import would plan it otherwise (--force plans the charts anew)"
+            ));
+        }
+    }
+    let text = draft.to_yaml();
+    let (run, diags) = parse(&text);
+    if run.is_none() || diags.has_errors() {
+        return Err(ImportError::Invalid {
+            message: format!(
+                "the run.yaml the import would write has errors (a bug: please report it):\n{text}"
+            ),
+            diagnostics: diags,
+        });
+    }
+    Ok(text)
+}
+
+fn invalid(dir: &Path, text: &str, opts: &ImportOptions) -> ImportError {
+    let (_, diagnostics) = load::parse_run_at(&opts.root, dir, text);
+    ImportError::Invalid {
+        message: format!("the run.yaml the import would write has errors:\n{text}"),
+        diagnostics,
+    }
+}
+
+/// Writes `bytes` beside `path`, then renames it over `path`: a reader
+/// never sees half a file.
+fn write_aside(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), ImportError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
+    std::io::Write::write_all(&mut tmp, bytes.as_ref()).map_err(io(path))?;
+    tmp.persist(path).map_err(|e| ImportError::Io {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
+    Ok(())
+}

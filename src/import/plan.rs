@@ -1,0 +1,205 @@
+//! The charts an import gives a run, planned from the tables the loader
+//! derived of its result files: output throughput and p99 time to first
+//! token against the setting the files sweep (the concurrency asked for,
+//! else the request rate), or per setup when nothing is swept; the
+//! distribution of time to first token per setup, where the files keep
+//! each request; and the requests the server ran and kept waiting over
+//! time, with the concurrency asked for marked, where there is a series.
+//! Takes the run; hands back chart specs for `run.yaml`.
+
+use crate::record::{ChartKind, ChartSpec, Mark, Run, Site, Table};
+use crate::results::format_number;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The default charts of `run`, each only where its table has the values.
+pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
+    let mut out = Vec::new();
+    if let Some(t) = derived(run, "results") {
+        let y = ["output_throughput", "tokens_per_s"]
+            .into_iter()
+            .find(|c| has_values(t, c));
+        match (swept(t), y) {
+            (Some(x), Some(y)) => {
+                let over = setting_words(x);
+                out.push(chart(
+                    "output-throughput",
+                    &format!("Output throughput by {over}"),
+                    t,
+                    ChartKind::Line,
+                    x,
+                    &[y],
+                    Some("setup"),
+                ));
+                if has_values(t, "ttft_ms_p99") {
+                    out.push(chart(
+                        "ttft-p99",
+                        &format!("p99 time to first token by {over}"),
+                        t,
+                        ChartKind::Line,
+                        x,
+                        &["ttft_ms_p99"],
+                        Some("setup"),
+                    ));
+                }
+            }
+            // One result per setup: a bar each.
+            (None, Some(y)) if one_row_per_setup(t) => {
+                out.push(chart(
+                    "output-throughput",
+                    "Output throughput per setup",
+                    t,
+                    ChartKind::Bar,
+                    "setup",
+                    &[y],
+                    None,
+                ));
+                if has_values(t, "ttft_ms_p99") {
+                    out.push(chart(
+                        "ttft-p99",
+                        "p99 time to first token per setup",
+                        t,
+                        ChartKind::Bar,
+                        "setup",
+                        &["ttft_ms_p99"],
+                        None,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(t) = derived(run, "requests").filter(|t| has_values(t, "ttft_ms")) {
+        out.push(chart(
+            "ttft-cdf",
+            "Time to first token of each request",
+            t,
+            ChartKind::Cdf,
+            "ttft_ms",
+            &[],
+            Some("setup"),
+        ));
+    }
+    if let Some(t) = derived(run, "series").filter(|t| has_values(t, "running")) {
+        let y: Vec<&str> = ["running", "waiting"]
+            .into_iter()
+            .filter(|c| has_values(t, c))
+            .collect();
+        let several = distinct(t, "setup").len() > 1;
+        let mut c = chart(
+            "running-waiting",
+            "Requests the server ran and kept waiting",
+            t,
+            ChartKind::Line,
+            "t_s",
+            &y,
+            several.then_some("setup"),
+        );
+        c.y_label = Some("Requests".to_string());
+        // The concurrency the client asked for, when the run asked for one.
+        if let Some(results) = derived(run, "results") {
+            let asked: BTreeSet<String> = distinct(results, "max_concurrency")
+                .into_iter()
+                .filter(|v| v.parse::<f64>().is_ok_and(f64::is_finite))
+                .collect();
+            if let [one] = asked.iter().collect::<Vec<_>>()[..] {
+                if let Ok(y) = one.parse::<f64>() {
+                    c.marks.push(Mark {
+                        y,
+                        label: format!("Concurrency asked for ({})", format_number(y)),
+                    });
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn derived<'r>(run: &'r Run, kind: &str) -> Option<&'r Table> {
+    run.tables
+        .iter()
+        .find(|t| t.derived.as_deref() == Some(kind))
+        .filter(|t| !t.rows.is_empty())
+}
+
+fn chart(
+    id: &str,
+    title: &str,
+    t: &Table,
+    kind: ChartKind,
+    x: &str,
+    y: &[&str],
+    series: Option<&str>,
+) -> ChartSpec {
+    ChartSpec {
+        id: id.to_string(),
+        title: title.to_string(),
+        table: t.file.clone(),
+        kind,
+        x: x.to_string(),
+        y: y.iter().map(|s| s.to_string()).collect(),
+        series: series.map(str::to_string),
+        x_label: None,
+        y_label: None,
+        log_x: false,
+        log_y: false,
+        caption: None,
+        marks: Vec::new(),
+        path_in_yaml: String::new(),
+    }
+}
+
+/// The values of column `name`, each once, in row order.
+fn distinct(t: &Table, name: &str) -> Vec<String> {
+    let Some(i) = t.index(name) else {
+        return Vec::new();
+    };
+    let mut seen = BTreeSet::new();
+    t.rows
+        .iter()
+        .filter_map(|r| r.get(i))
+        .filter(|v| !v.is_empty() && seen.insert(v.to_string()))
+        .cloned()
+        .collect()
+}
+
+fn has_values(t: &Table, name: &str) -> bool {
+    t.index(name).is_some_and(|i| {
+        t.rows
+            .iter()
+            .any(|r| r.get(i).is_some_and(|v| !v.is_empty()))
+    })
+}
+
+/// The setting the files sweep: the concurrency asked for when some setup
+/// has results at two or more, else the request rate likewise (values
+/// no axis can place, such as `inf`, do not count).
+fn swept(t: &Table) -> Option<&'static str> {
+    let s = t.index("setup")?;
+    ["max_concurrency", "request_rate"].into_iter().find(|col| {
+        let Some(i) = t.index(col) else { return false };
+        let mut per: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        for r in &t.rows {
+            let v = r.get(i).map(String::as_str).unwrap_or("");
+            if v.parse::<f64>().is_ok_and(f64::is_finite) {
+                per.entry(r[s].as_str()).or_default().insert(v.to_string());
+            }
+        }
+        per.values().any(|v| v.len() >= 2)
+    })
+}
+
+fn one_row_per_setup(t: &Table) -> bool {
+    t.index("setup").is_some_and(|s| {
+        let setups: BTreeSet<&str> = t.rows.iter().map(|r| r[s].as_str()).collect();
+        setups.len() == t.rows.len()
+    })
+}
+
+fn setting_words(col: &str) -> &'static str {
+    if col == "max_concurrency" {
+        "concurrency asked for"
+    } else {
+        "request rate asked for"
+    }
+}

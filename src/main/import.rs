@@ -1,0 +1,90 @@
+//! `findings import`: the command around [`findings::import`]: what it
+//! kept and took out of each file, on stderr; the `run.yaml` it wrote, on
+//! stdout; the exit status.
+
+use crate::cli::Format;
+use crate::ui::Ui;
+use findings::import::{ImportError, ImportOptions, ImportReport};
+use std::process::ExitCode;
+
+/// Runs an import and says what it did; 0 when the run then checks clean
+/// (warnings allowed), 1 when the import could not be done or the run has
+/// errors, 2 for a wrong request (an unknown engine, a missing version).
+pub(crate) fn import(ui: Ui, opts: ImportOptions) -> Result<ExitCode, ExitCode> {
+    match findings::import::import(&opts) {
+        Ok(report) => Ok(done(ui, &opts, &report)),
+        Err(e) => {
+            let code = match &e {
+                ImportError::Usage(_) => 2,
+                _ => 1,
+            };
+            match &e {
+                ImportError::Read(r) => ui.error(r),
+                ImportError::Invalid {
+                    message,
+                    diagnostics,
+                } => {
+                    ui.error(message);
+                    ui.diagnostics(&diagnostics.clone().sorted(), Format::Text);
+                }
+                other => ui.error(other),
+            }
+            ui.info("import: nothing was written");
+            Err(ExitCode::from(code))
+        }
+    }
+}
+
+fn done(ui: Ui, opts: &ImportOptions, report: &ImportReport) -> ExitCode {
+    let mut total = 0;
+    for k in &report.kept {
+        total += k.bytes;
+        if k.unchanged {
+            ui.info(format_args!(
+                "{}: already kept, unchanged",
+                k.path.display()
+            ));
+        } else {
+            ui.info(format_args!(
+                "kept {} ({})",
+                k.path.display(),
+                size(k.bytes)
+            ));
+        }
+        for r in &k.removed {
+            ui.info(format_args!("  removed {r}"));
+        }
+    }
+    for n in &report.notes {
+        ui.note(n);
+    }
+    let diags = report.diagnostics.clone().sorted();
+    ui.diagnostics(&diags, Format::Text);
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == findings::diagnostics::Severity::Error)
+        .count();
+    ui.info(format_args!(
+        "import: {} {} {} {} file{} ({} kept); `findings serve` shows it",
+        if report.created { "made" } else { "updated" },
+        report.run_yaml.display(),
+        if report.created { "from" } else { "with" },
+        report.kept.len(),
+        if report.kept.len() == 1 { "" } else { "s" },
+        size(total),
+    ));
+    println!("{}", opts.root.join(&report.run_yaml).display());
+    if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..=999 => format!("{bytes} bytes"),
+        1_000..=999_999 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
