@@ -62,6 +62,13 @@ pub fn script_json(value: &impl serde::Serialize) -> String {
         .replace('&', "\\u0026")
 }
 
+/// The SHA-256 of `bytes`, in lowercase hex: how the site names the exact
+/// bytes of a result file it publishes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("{:x}", Sha256::digest(bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,11 +101,12 @@ mod tests {
         let back: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert_eq!(back["t"], "</script><!-- & >");
     }
-}
 
-/// The SHA-256 of `bytes`, in lowercase hex: how the site names the exact
-/// bytes of a result file it publishes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    format!("{:x}", Sha256::digest(bytes))
+    #[test]
+    fn sha256_is_the_standard_digest() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 }

@@ -38,9 +38,11 @@ struct TableDraft {
     derive: Option<String>,
     file: String,
     title: String,
-    /// (name, label, unit, description)
-    columns: Vec<(String, Option<String>, Option<String>, Option<String>)>,
+    columns: Vec<ColumnDraft>,
 }
+
+/// A column as `run.yaml` describes it: name, label, unit, description.
+type ColumnDraft = (String, Option<String>, Option<String>, Option<String>);
 
 /// A `run.yaml` to write.
 #[derive(Debug, Clone, Default)]

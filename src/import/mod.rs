@@ -121,6 +121,10 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
     }
 }
 
+/// A file to keep: its path in the run's folder, its bytes as kept, and
+/// what was taken out of it, for people.
+type KeptBytes = (String, Vec<u8>, Vec<String>);
+
 /// One input, read and scrubbed: where its copy goes, its bytes as kept,
 /// and what the files say of their setup and the day they ran.
 struct Input {
@@ -128,7 +132,7 @@ struct Input {
     entry: String,
     /// Each file to keep: its path in the run's folder, its bytes, and
     /// what was taken out.
-    files: Vec<(String, Vec<u8>, Vec<String>)>,
+    files: Vec<KeptBytes>,
     /// Every fact of the files.
     facts: Vec<Fact>,
 }
@@ -302,7 +306,7 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, ImportError> {
 fn scrub_all(
     files: Vec<(String, Vec<u8>)>,
     keep_texts: bool,
-) -> Result<Vec<(String, Vec<u8>, Vec<String>)>, ImportError> {
+) -> Result<Vec<KeptBytes>, ImportError> {
     files
         .into_iter()
         .map(|(name, bytes)| {

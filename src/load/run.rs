@@ -371,12 +371,12 @@ fn parse_run(
 /// description. Required for a CSV table; a derived table's are optional.
 fn read_columns(doc: &mut Doc<'_>, to: Obj<'_>, path: &str, required: bool) -> Vec<Column> {
     let mut columns = Vec::new();
-    let cpath = join(&path, "columns");
+    let cpath = join(path, "columns");
     match doc.get(to, "columns") {
         None if !required => {}
         None => {
             doc.error_hint(
-                &path,
+                path,
                 "missing required field `columns`",
                 Some("describe every CSV column: `columns: {name: {unit: ..., description: ...}}`"),
             );
