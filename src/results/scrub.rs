@@ -494,7 +494,11 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                         } else {
                             String::from_utf8_lossy(raw).into_owned()
                         };
+                        // A number where a value belongs: made a string there,
+                        // it keeps the structure (in malformed JSON a word can
+                        // stand where a key should, and a string there is one).
                         let is_number = tok == Tok::Word
+                            && !w.at_key()
                             && raw
                                 .first()
                                 .is_some_and(|c| c.is_ascii_digit() || *c == b'-');
