@@ -480,7 +480,11 @@ fn a_file_of_no_known_format_names_the_formats_and_their_keys() {
     )
     .is_ok());
     // A log whose first line has a colon is text, not broken YAML.
-    let e = results::read("load.log", b"Skipping import of cpp extensions: see https://example.org\nmore: words: here\n").unwrap_err();
+    let e = results::read(
+        "load.log",
+        b"Skipping import of cpp extensions: see https://example.org\nmore: words: here\n",
+    )
+    .unwrap_err();
     assert_eq!(e.kind, results::ErrorKind::UnknownFormat);
     let e = results::read("notes.txt", b"some words\n").unwrap_err();
     assert!(e.to_string().starts_with("notes.txt: not a result file of a known format: the file holds text that is not JSON, YAML or llama-bench CSV.\n"), "{e}");

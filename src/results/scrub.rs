@@ -545,6 +545,12 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
             }
         }
     }
+    // A dropped value the file never closes (cut short) goes to the end,
+    // and what it holds with it: nothing in it was looked at.
+    if let Some((_, from, key, n)) = dropping {
+        cut(&mut out, &mut copied, from, b.len(), b"");
+        log.push(path_text(&w.path(), true), lines.of(key), Removed::Texts, n);
+    }
     out.extend_from_slice(&b[copied.min(b.len())..]);
     let removed = log
         .0
