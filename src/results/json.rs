@@ -177,6 +177,12 @@ impl<'a> Walker<'a> {
             .collect()
     }
 
+    /// Whether the last token was where an object expects a key (only in
+    /// malformed JSON is a scalar there).
+    pub(crate) fn at_key(&self) -> bool {
+        self.stack.last().is_some_and(|f| f.object && f.expect_key)
+    }
+
     fn begin_value(&mut self) {
         if let Some(top) = self.stack.last_mut() {
             if !top.object && top.count == 0 {

@@ -494,7 +494,11 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                         } else {
                             String::from_utf8_lossy(raw).into_owned()
                         };
+                        // A number where a value belongs: made a string there,
+                        // it keeps the structure (in malformed JSON a word can
+                        // stand where a key should, and a string there is one).
                         let is_number = tok == Tok::Word
+                            && !w.at_key()
                             && raw
                                 .first()
                                 .is_some_and(|c| c.is_ascii_digit() || *c == b'-');
@@ -540,6 +544,12 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
                 }
             }
         }
+    }
+    // A dropped value the file never closes (cut short) goes to the end,
+    // and what it holds with it: nothing in it was looked at.
+    if let Some((_, from, key, n)) = dropping {
+        cut(&mut out, &mut copied, from, b.len(), b"");
+        log.push(path_text(&w.path(), true), lines.of(key), Removed::Texts, n);
     }
     out.extend_from_slice(&b[copied.min(b.len())..]);
     let removed = log
