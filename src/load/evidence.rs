@@ -121,8 +121,8 @@ pub(super) fn read(
             );
             continue;
         }
-        let setup = doc.opt_string(eo, "setup");
-        let setup = match (&setup, setups.len()) {
+        let named = doc.opt_string(eo, "setup");
+        let setup = match (&named, setups.len()) {
             (Some(name), _) => {
                 let found = setups.iter().position(|s| s.name() == *name);
                 if found.is_none() {
@@ -142,6 +142,10 @@ pub(super) fn read(
             (None, 1) => Some(0),
             (None, _) => None,
         };
+        if named.is_some() && setup.is_none() {
+            // Reported above; the rows would name no setup.
+            continue;
+        }
         let mut source = ResultSource {
             path: path.clone(),
             folder: false,

@@ -183,11 +183,16 @@ fn parse_run(
                 label,
             };
             // Result files name their setup by its name, which must then
-            // tell it from the others.
-            if setups.iter().any(|s: &Setup| s.name() == setup.name()) {
+            // tell it from the others (a run of CSV tables names none).
+            if doc.get(obj, "results").is_some()
+                && setups.iter().any(|s: &Setup| s.name() == setup.name())
+            {
                 doc.error_hint(
                     &path,
-                    format!("a second setup named \"{}\"", setup.name()),
+                    format!(
+                        "a second setup named \"{}\", and result files name their setup",
+                        setup.name()
+                    ),
                     Some("give each setup a `label` of its own (\"vLLM 0.30, start 2\")"),
                 );
             }
