@@ -114,6 +114,7 @@ enum Kind {
     FindingRemoved,
     FindingRenamed,
     CsvCell,
+    ResultFile,
     ColumnUnit,
     ChartCaption,
     RunAdded,
@@ -156,6 +157,7 @@ const KINDS: &[Kind] = &[
     Kind::FindingRemoved,
     Kind::FindingRenamed,
     Kind::CsvCell,
+    Kind::ResultFile,
     Kind::ColumnUnit,
     Kind::ChartCaption,
     Kind::RunAdded,
@@ -210,6 +212,22 @@ impl Bench {
                 std::fs::copy(e.path(), site.path(&rel.to_string_lossy())).unwrap();
             }
         }
+        // A run read from result files (an inferlint run folder and a
+        // vLLM file with every request), so that edits of those reach the
+        // rebuilds too.
+        let results = repo.join("tests/fixtures/results");
+        findings::import::import(&findings::import::ImportOptions {
+            root: site.root().to_path_buf(),
+            run: "imported".into(),
+            inputs: vec![
+                results.join("inferlint/vllm-run"),
+                results.join("vllm/detailed.json"),
+            ],
+            engine: Some("vllm".into()),
+            version: Some("0.30".into()),
+            ..Default::default()
+        })
+        .expect("the imported run");
         let clock = SystemTime::now() - Duration::from_secs(30 * 24 * 3600);
         for e in walkdir::WalkDir::new(site.root()).into_iter().flatten() {
             if e.file_type().is_file() {
@@ -665,6 +683,26 @@ impl Bench {
                 lines[row] = cells.join(",");
                 self.write(&csv, &(lines.join("\n") + "\n"));
                 format!("{csv}: row {row}, cell {c}")
+            }
+            Kind::ResultFile => {
+                // A figure of a kept result file: the derived tables, the
+                // charts and the facts all come from it.
+                let raws: Vec<String> = self
+                    .files("data/runs/imported/raw", "")
+                    .into_iter()
+                    .filter(|f| f.ends_with("bench.json") || f.ends_with("detailed.json"))
+                    .collect();
+                let raw = rng.pick(&raws).clone();
+                let text = self.read(&raw);
+                let key = rng.pick(&["\"output_throughput\": ", "\"duration\": "]);
+                let Some(at) = text.find(key) else {
+                    return self.edit(rng, Kind::CsvCell);
+                };
+                let start = at + key.len();
+                let end = start + text[start..].find([',', '}']).unwrap();
+                let changed = format!("{}{}{}", &text[..start], 1 + rng.below(900), &text[end..]);
+                self.write(&raw, &changed);
+                format!("{raw}: {key}")
             }
             Kind::RunTitle | Kind::RunNotes | Kind::RunDate | Kind::RunSetup => {
                 let run = rng.pick(&runs).clone();

@@ -353,7 +353,8 @@ fn setup_of(
             )))
         }
     };
-    let version = match (said("version"), &opts.version) {
+    let said_version = said("version").map(|v| results::site_version(&v).to_string());
+    let version = match (said_version, &opts.version) {
         (Some(v), Some(asked)) if !same_version(&v, asked) => {
             notes.push(format!(
                 "{} records version {v}; --version {asked} is not used for it",

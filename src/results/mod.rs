@@ -83,6 +83,16 @@ use vocabulary::{RequestCol, ResultCol};
 /// file or a guidellm report that keeps every request.
 pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
 
+/// A version as a file records it, as the site writes versions (which
+/// start with a number): llama.cpp tags its releases by build, `b5863`,
+/// which is version `5863`; any other is as it is.
+pub fn site_version(v: &str) -> &str {
+    match v.strip_prefix('b') {
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => n,
+        _ => v,
+    }
+}
+
 /// One fact about a file or a run folder, with the file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fact {

@@ -67,6 +67,7 @@ fn disagreement(s: &ResultSource, setup: &Setup) -> Option<String> {
     let (Some(v), Some(want)) = (said("version"), setup.version.as_deref()) else {
         return None;
     };
+    let v = crate::results::site_version(&v).to_string();
     // 0.28 and 0.28.0 are one version.
     let same = match (Version::parse(&v), Version::parse(want)) {
         (Ok(a), Ok(b)) => a == b,
