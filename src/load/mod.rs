@@ -25,6 +25,7 @@ mod finding;
 mod prose;
 mod run;
 mod site;
+mod suggest;
 mod table;
 pub(crate) mod yaml;
 
@@ -38,13 +39,13 @@ use site::parse_site;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub(crate) use fields::did_you_mean;
 pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;
 pub(crate) use files::read_text;
 pub use finding::parse_finding_text;
 pub use run::{parse_run_text, TableText};
 pub use site::parse_site_text;
+pub(crate) use suggest::{closest, Budget, Letters};
 pub use table::parse_number;
 pub use yaml::{MAX_YAML_DEPTH, MAX_YAML_TEXT, MAX_YAML_VALUES};
 
