@@ -174,11 +174,142 @@ impl Diagnostics {
     }
 }
 
+/// The most diagnostics of one file printed as text (`check`, `build`,
+/// `serve`'s terminal): the rest are counted in one line, as compilers do,
+/// so that a file with 10^5 problems prints a screenful, not 10^5 lines.
+/// `--format json` carries every one.
+pub const MAX_SHOWN_PER_FILE: usize = 100;
+
+/// A line of the text output: a diagnostic, or the count of the ones of a
+/// file that are not shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown<'a> {
+    /// A diagnostic, printed whole.
+    Diagnostic(&'a Diagnostic),
+    /// How many more errors and warnings `file` has.
+    More {
+        /// The file.
+        file: &'a Path,
+        /// Errors not shown.
+        errors: usize,
+        /// Warnings not shown.
+        warnings: usize,
+    },
+}
+
+/// What a person reads of `list` (in the order of [`Diagnostics::sorted`]),
+/// of the diagnostics `keep` accepts: at most [`MAX_SHOWN_PER_FILE`] of each
+/// file, the first by position, then a line counting the others.
+pub fn shown(list: &[Diagnostic], keep: impl Fn(&Diagnostic) -> bool) -> Vec<Shown<'_>> {
+    let mut out = Vec::new();
+    let mut kept = list.iter().filter(|d| keep(d)).peekable();
+    while let Some(first) = kept.peek() {
+        let file = first.file.as_path();
+        let (mut errors, mut warnings) = (0, 0);
+        let mut n = 0;
+        while let Some(d) = kept.next_if(|d| d.file == file) {
+            n += 1;
+            if n <= MAX_SHOWN_PER_FILE {
+                out.push(Shown::Diagnostic(d));
+            } else if d.severity == Severity::Error {
+                errors += 1;
+            } else {
+                warnings += 1;
+            }
+        }
+        if errors + warnings > 0 {
+            out.push(Shown::More {
+                file,
+                errors,
+                warnings,
+            });
+        }
+    }
+    out
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shown::Diagnostic(d) => write!(f, "{d}"),
+            Shown::More {
+                file,
+                errors,
+                warnings,
+            } => {
+                let mut parts = Vec::new();
+                if *errors > 0 {
+                    parts.push(plural(*errors, "more error", "more errors"));
+                }
+                if *warnings > 0 {
+                    parts.push(plural(*warnings, "more warning", "more warnings"));
+                }
+                write!(
+                    f,
+                    "{}: … and {} (not shown; --format json lists them all)",
+                    file.display(),
+                    parts.join(" and ")
+                )
+            }
+        }
+    }
+}
+
+/// The most names a hint lists ("known engines: …", "the header has: …");
+/// the rest are counted, so that a hint stays a line however many names
+/// there are.
+pub const MAX_LISTED: usize = 30;
+
+/// `names` joined by ", ", at most [`MAX_LISTED`] of them and then how many
+/// more: "a, b, c and 970 more".
+pub fn listing<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<&str> = names.iter().take(MAX_LISTED).map(AsRef::as_ref).collect();
+    let mut out = shown.join(", ");
+    if names.len() > MAX_LISTED {
+        out.push_str(&format!(" and {} more", names.len() - MAX_LISTED));
+    }
+    out
+}
+
 /// "1 error", "2 errors": counts said the way people say them.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("{n} {one}")
     } else {
         format!("{n} {many}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_shows_its_first_diagnostics_and_counts_the_rest() {
+        let mut diags = Diagnostics::new();
+        for line in 1..=MAX_SHOWN_PER_FILE + 3 {
+            diags.push(Diagnostic::error("b.md", Span::new(line, 1), "bad"));
+        }
+        diags.push(Diagnostic::warning("b.md", Span::new(999, 1), "meh"));
+        diags.push(Diagnostic::error("a.md", Span::new(1, 1), "bad"));
+        let list = diags.sorted();
+        let lines = shown(&list, |_| true);
+        assert_eq!(lines.len(), 1 + MAX_SHOWN_PER_FILE + 1);
+        assert_eq!(lines[0].to_string(), "a.md:1:1: error: bad");
+        assert_eq!(
+            lines[MAX_SHOWN_PER_FILE].to_string(),
+            "b.md:100:1: error: bad"
+        );
+        assert_eq!(
+            lines[MAX_SHOWN_PER_FILE + 1].to_string(),
+            "b.md: … and 3 more errors and 1 more warning (not shown; --format json lists them all)"
+        );
+        // Errors only (--quiet): the warning is neither shown nor counted.
+        let errors = shown(&list, |d| d.severity == Severity::Error);
+        assert_eq!(
+            errors.last().unwrap().to_string(),
+            "b.md: … and 3 more errors (not shown; --format json lists them all)"
+        );
+        assert_eq!(listing(&["a", "b"]), "a, b");
     }
 }

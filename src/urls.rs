@@ -16,6 +16,27 @@ pub const ROOT: &str = "@@root@@/";
 
 /// A name made safe for a URL segment: lowercase letters, digits, `.`, `-`.
 pub fn segment(name: &str) -> String {
+    // Most names (versions, slugs) are a segment already: lowercase
+    // letters, digits, `.` and single `-` between them, not only dots.
+    let mut plain = !name.is_empty();
+    let (mut previous, mut dots_only) = (b'-', true);
+    for b in name.bytes() {
+        let ok = b.is_ascii_lowercase()
+            || b.is_ascii_digit()
+            || b == b'.'
+            || (b == b'-' && previous != b'-');
+        plain &= ok;
+        dots_only &= b == b'.';
+        previous = b;
+    }
+    if plain && previous != b'-' && !dots_only {
+        return name.to_string();
+    }
+    slugged(name)
+}
+
+/// [`segment`], character by character.
+fn slugged(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars().flat_map(char::to_lowercase) {
         if c.is_ascii_alphanumeric() || c == '.' {
@@ -53,7 +74,12 @@ pub fn engine(id: &str) -> String {
 
 /// One engine version's page.
 pub fn version(engine: &str, version: &str) -> String {
-    format!("engines/{engine}/{}/", segment(version))
+    let version = segment(version);
+    let mut out = String::with_capacity(9 + engine.len() + version.len());
+    for part in ["engines/", engine, "/", &version, "/"] {
+        out.push_str(part);
+    }
+    out
 }
 
 /// A group's page.
@@ -240,6 +266,33 @@ mod tests {
         assert_eq!(root_from("findings/x/"), "../../");
         assert_eq!(root_from("engines/vllm/0.30/"), "../../../");
         assert_eq!(root_from("old/page.html"), "../");
+    }
+
+    #[test]
+    fn segments_that_need_no_change_are_kept() {
+        for name in [
+            "",
+            "-",
+            "--",
+            "a-",
+            "-a",
+            "a--b",
+            ".",
+            "..",
+            "a.",
+            ".a",
+            "a.-b",
+            "0.32.0",
+            "1.3.0rc29",
+            "kv-cache",
+            "x",
+            "a-b-c",
+            "A",
+            "a_b",
+            "é",
+        ] {
+            assert_eq!(segment(name), slugged(name), "{name:?}");
+        }
     }
 
     #[test]

@@ -117,6 +117,12 @@ impl ChartError {
 /// them too.
 pub const MAX_CHART_VALUES: usize = 10_000;
 
+/// The most values the charts of one run may draw together. Each is read
+/// row by row to be checked and drawn, so a run of thousands of charts of
+/// one big table took minutes to check (and would make a page no reader
+/// could open); `findings check` reports the chart that goes over.
+pub const MAX_RUN_CHART_VALUES: usize = 100_000;
+
 /// Draws one chart as SVG, with a plain-text summary of its data.
 ///
 /// Returns an error naming the CSV line and column when the table cannot be

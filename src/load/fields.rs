@@ -5,6 +5,7 @@
 //! where a field is, while people fixing a folder want every problem at once,
 //! each with its line, its field and a hint.
 
+use super::suggest::Fixed;
 use super::yaml::{Mapping, RawText, Value};
 use super::{is_slug, MAX_NAME_CHARS};
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -24,6 +25,8 @@ pub(crate) struct Doc<'a> {
     /// Original positions of the kept items of lists that lost some (see
     /// [`Spans::set_items`]); moved into the record's spans at the end.
     pub(crate) items: std::collections::HashMap<String, Vec<usize>>,
+    /// What "did you mean" needs of the lists of names read against.
+    names: Fixed,
 }
 
 /// A mapping at a field path.
@@ -64,16 +67,6 @@ fn clip(s: &str) -> String {
     }
 }
 
-/// The closest of `known` to `word`, if it is close enough to be a typo.
-pub(crate) fn did_you_mean<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
-    known
-        .iter()
-        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| k)
-}
-
 impl<'a> Doc<'a> {
     /// Reading `file`, parsed into `spans` and `raw`, with problems going
     /// into `diags`.
@@ -89,6 +82,7 @@ impl<'a> Doc<'a> {
             raw,
             diags,
             items: Default::default(),
+            names: Fixed::default(),
         }
     }
 
@@ -119,7 +113,7 @@ impl<'a> Doc<'a> {
         &mut self,
         value: &'v Value,
         path: &'v str,
-        known: &[&str],
+        known: &'static [&'static str],
     ) -> Option<Obj<'v>> {
         let Value::Mapping(map) = value else {
             self.error(
@@ -133,7 +127,7 @@ impl<'a> Doc<'a> {
                 Value::String(key) if known.contains(&key.as_str()) => {}
                 Value::String(key) => {
                     let field = join(path, key);
-                    let hint = match did_you_mean(key, known) {
+                    let hint = match self.names.did_you_mean(key, known) {
                         _ if key == "<<" => {
                             "YAML merge keys (<<) are not supported; write the fields out".into()
                         }
@@ -417,13 +411,13 @@ impl<'a> Doc<'a> {
     }
 
     /// A string that must be one of `choices`.
-    pub(crate) fn choice<'c>(
+    pub(crate) fn choice(
         &mut self,
         obj: Obj<'_>,
         key: &str,
-        choices: &[&'c str],
+        choices: &'static [&'static str],
         required: bool,
-    ) -> Option<&'c str> {
+    ) -> Option<&'static str> {
         let path = join(obj.path, key);
         let v = match self.value(obj, key) {
             None if required => {
@@ -437,7 +431,7 @@ impl<'a> Doc<'a> {
         if let Some(c) = choices.iter().find(|c| **c == s) {
             return Some(c);
         }
-        let hint = match did_you_mean(&s, choices) {
+        let hint = match self.names.did_you_mean(&s, choices) {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("use one of: {}", choices.join(", ")),
         };

@@ -26,6 +26,7 @@ mod finding;
 mod prose;
 mod run;
 mod site;
+mod suggest;
 mod table;
 pub(crate) mod yaml;
 
@@ -40,13 +41,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use evidence::{derived_columns, ResultInput};
-pub(crate) use fields::did_you_mean;
 pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;
 pub(crate) use files::read_text;
 pub use finding::parse_finding_text;
 pub use run::{parse_run_at, parse_run_text, TableText};
 pub use site::parse_site_text;
+pub(crate) use suggest::{closest, Budget, Letters};
 pub use table::parse_number;
 pub use yaml::{MAX_YAML_DEPTH, MAX_YAML_TEXT, MAX_YAML_VALUES};
 

@@ -469,7 +469,7 @@ fn derived_table(
         let cpath = join(&join(path, "columns"), &c.name);
         if table.column(&c.name).is_none() {
             let names: Vec<&str> = table.header.iter().map(String::as_str).collect();
-            let near = fields::did_you_mean(&c.name, &names);
+            let near = super::suggest::did_you_mean(&c.name, &names);
             doc.error_hint(
                 &cpath,
                 format!("the {kind} table has no column \"{}\"", c.name),

@@ -6,8 +6,9 @@
 use super::fields::join;
 use super::run::TableText;
 use super::MAX_TABLE_ROWS;
-use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::diagnostics::{listing, Diagnostic, Diagnostics, Span};
 use crate::record::{Column, Spans, Table};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// Reads a run's CSV table, checking shape, descriptions and numbers.
@@ -59,24 +60,23 @@ pub(super) fn read_csv(
             p.line() as usize + skipped
         })
     };
-    // Where cell `k` of a record starts, as a file position: quoted cells
-    // may hold commas and line ends, so the record's text is walked.
-    let cell_at = |p: Option<&csv::Position>, k: usize| -> Span {
+    // Where each cell of a record starts, as file positions: quoted cells
+    // may hold commas and line ends, so the record's text is walked, once
+    // for all its cells (a row may have thousands that are wrong).
+    // The last position is where the walk stopped: the end of the record.
+    let cells_at = |p: Option<&csv::Position>| -> Vec<Span> {
         let Some(p) = p else {
-            return Span::new(0, 1);
+            return vec![Span::new(0, 1)];
         };
         let start = p.byte() as usize;
         let rest = text.get(start..).unwrap_or_default();
         let rest = rest.trim_start_matches('\n');
         let (mut line, mut col) = (line_of(Some(p)), 1);
-        let (mut field, mut quoted) = (0, false);
+        let mut quoted = false;
+        let mut starts = vec![Span::new(line, col)];
         for c in rest.chars() {
-            if field == k {
-                break;
-            }
             match c {
                 '"' => quoted = !quoted,
-                ',' if !quoted => field += 1,
                 '\n' if !quoted => break,
                 _ => {}
             }
@@ -86,8 +86,22 @@ pub(super) fn read_csv(
             } else {
                 col += 1;
             }
+            if c == ',' && !quoted {
+                starts.push(Span::new(line, col));
+            }
         }
-        Span::new(line, col)
+        starts.push(Span::new(line, col));
+        starts
+    };
+    // Cell `k` of a record whose positions are `cells` (the walk may find
+    // fewer cells than the CSV reader, around a stray quote: those are at
+    // the end of the record).
+    let cell = |cells: &[Span], k: usize| -> Span {
+        cells[..cells.len() - 1]
+            .get(k)
+            .or(cells.last())
+            .copied()
+            .unwrap_or(Span::new(0, 1))
     };
     let mut records = reader.records();
     let (header, header_line) = match records.next() {
@@ -112,20 +126,27 @@ pub(super) fn read_csv(
         }
     };
     let (header_line, header_rec) = header_line;
+    let header_cells = cells_at(header_rec.position());
+    // The first description of each column, and the names seen so far.
+    let mut described_as: HashMap<&str, &Column> = HashMap::new();
+    for c in &table.columns {
+        described_as.entry(c.name.as_str()).or_insert(c);
+    }
+    let mut named: HashSet<&str> = HashSet::new();
     for (i, h) in header.iter().enumerate() {
-        let at = cell_at(header_rec.position(), i);
+        let at = cell(&header_cells, i);
         if h.is_empty() {
             diags.push(
                 Diagnostic::error(&rel, at, format!("column {} has no name", i + 1))
                     .hint("give every column a name in the first row (a trailing comma makes an empty one)"),
             );
-        } else if header[..i].contains(h) {
+        } else if !named.insert(h) {
             diags.push(Diagnostic::error(
                 &rel,
                 at,
                 format!("column \"{h}\" appears twice in the header"),
             ));
-        } else if described && table.column(h).is_none() {
+        } else if described && !described_as.contains_key(h.as_str()) {
             diags.push(
                 Diagnostic::error(&run_yaml, spans.get(&join(yaml_path, "columns")), format!("column \"{h}\" of {} is not described", table.file))
                     .field(join(yaml_path, "columns"))
@@ -133,8 +154,9 @@ pub(super) fn read_csv(
             );
         }
     }
+    let in_header: HashSet<&str> = header.iter().map(String::as_str).collect();
     for c in table.columns.iter().filter(|_| described) {
-        if !header.contains(&c.name) {
+        if !in_header.contains(c.name.as_str()) {
             let p = format!("{yaml_path}.columns.{}", c.name);
             diags.push(
                 Diagnostic::error(
@@ -149,11 +171,16 @@ pub(super) fn read_csv(
                 .hint(format!(
                     "the header of {} has: {}",
                     table.file,
-                    header.join(", ")
+                    listing(&header)
                 )),
             );
         }
     }
+    // Whether each column of the header is numeric (described with a unit).
+    let numeric: Vec<bool> = header
+        .iter()
+        .map(|h| described_as.get(h.as_str()).is_some_and(|c| c.is_numeric()))
+        .collect();
     let mut data_records = 0;
     for rec in records {
         let rec = match rec {
@@ -201,11 +228,12 @@ pub(super) fn read_csv(
             continue;
         }
         let row: Vec<String> = rec.iter().map(|s| s.trim().to_string()).collect();
-        for (k, cell) in row.iter().enumerate() {
-            let numeric = table.column(&header[k]).is_some_and(Column::is_numeric);
-            if numeric && !cell.is_empty() && parse_number(cell).is_none() {
+        let mut cells: Option<Vec<Span>> = None;
+        for (k, value) in row.iter().enumerate() {
+            if numeric[k] && !value.is_empty() && parse_number(value).is_none() {
+                let at = cell(cells.get_or_insert_with(|| cells_at(rec.position())), k);
                 diags.push(
-                    Diagnostic::error(&rel, cell_at(rec.position(), k), format!("expected a number, found \"{cell}\""))
+                    Diagnostic::error(&rel, at, format!("expected a number, found \"{value}\""))
                         .field(header[k].clone())
                         .hint("numeric columns (those with a unit) take plain numbers like 1274 or 0.5, without thousands separators; leave the cell empty for no value"),
                 );

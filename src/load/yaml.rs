@@ -12,9 +12,10 @@
 //! (within the limits kept by `budget.rs`), and scans the positions.
 
 mod budget;
+mod reach;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::record::Spans;
+use crate::record::{Spans, MAX_SPAN_PATH};
 use budget::{Budget, ValueSeed};
 use std::collections::HashMap;
 use std::path::Path;
@@ -65,7 +66,12 @@ pub(super) fn parse_yaml(
             let (spans, raw) = scan(text, first_line);
             Some((v, spans, raw))
         }
-        Err((mut msg, span, hint)) => {
+        Err(Failure {
+            mut msg,
+            span,
+            hint,
+            stopped,
+        }) => {
             let in_file = |span: Span| {
                 if span.line == 0 {
                     Span::new(first_line, 1)
@@ -75,7 +81,7 @@ pub(super) fn parse_yaml(
             };
             // An unclosed [list] or {mapping} is reported where it opened;
             // say where the parser gave up too (the next line, usually).
-            if let Some((stop, why)) = stopped(text) {
+            if let Some((stop, why)) = stopped {
                 let stop = in_file(stop);
                 msg = format!(
                     "{msg}; the parser stopped at line {}, column {} ({why})",
@@ -92,30 +98,20 @@ pub(super) fn parse_yaml(
     }
 }
 
-/// Parses one YAML document. On a syntax error returns the message and the
-/// position relative to the start of `text` (1-based), and a hint when there
-/// is something better to say than "check the indentation".
-///
-/// The document is read through a [`Budget`], so that anchors and aliases
-/// (`&a`, `*a`) cannot expand a small file into gigabytes ("billion
-/// laughs"), and deep nesting stops with a message rather than a stack
-/// overflow.
-/// For a list or mapping in brackets left open, where the parser stopped
-/// and what it said there: `parse` reports such an error where the bracket
-/// opened, which is where to fix it.
-fn stopped(text: &str) -> Option<(Span, String)> {
-    let e = {
-        use serde::de::DeserializeSeed;
-        let budget = Budget::default();
-        ValueSeed(&budget)
-            .deserialize(serde_yaml::Deserializer::from_str(text))
-            .err()?
-    };
-    flow_context(&e.to_string())?;
-    let at = e.location()?;
-    let mut msg = e.to_string();
-    msg.truncate(msg.find(" at line ").unwrap_or(msg.len()));
-    Some((Span::new(at.line(), at.column()), msg))
+/// Why a YAML document could not be read, with positions relative to the
+/// start of its text (1-based).
+#[derive(Debug)]
+struct Failure {
+    /// What is wrong, for a record author.
+    msg: String,
+    /// Where to fix it.
+    span: Span,
+    /// A hint, when there is something better to say than "check the
+    /// indentation".
+    hint: Option<&'static str>,
+    /// For a list or mapping in brackets left open (reported where it
+    /// opened), where the parser stopped and what it said there.
+    stopped: Option<(Span, String)>,
 }
 
 /// Where libyaml says a flow collection opened, from its message ("…,
@@ -135,10 +131,18 @@ fn flow_context(msg: &str) -> Option<(&'static str, Span)> {
     None
 }
 
-pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static str>)> {
+/// Parses one YAML document.
+///
+/// The document is read through a [`Budget`], so that anchors and aliases
+/// (`&a`, `*a`) cannot expand a small file into gigabytes ("billion
+/// laughs"), and deep nesting stops with a message rather than a stack
+/// overflow; and only as much of it is parsed as it takes to reach a limit
+/// ([`reach::needed`]), so that no text, however nested, makes the parser
+/// slow.
+fn parse(text: &str) -> Result<Value, Failure> {
     use serde::de::DeserializeSeed;
     let budget = Budget::default();
-    let de = serde_yaml::Deserializer::from_str(text);
+    let de = serde_yaml::Deserializer::from_str(&text[..reach::needed(text)]);
     ValueSeed(&budget).deserialize(de).map_err(|e| {
         let span = e
             .location()
@@ -152,14 +156,15 @@ pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static 
             msg.truncate(i);
         }
         // A [list] or {mapping} left open: the parser notices a line later;
-        // point at the bracket (see `stopped` for where it gave up).
+        // point at the bracket, and say where it gave up.
         if let Some((what, opened)) = flow_context(&full) {
-            let hint = explain(msg, span).2;
-            return (
-                format!("YAML syntax: the {what} opened here is never closed"),
-                opened,
+            let hint = explain(msg.clone(), span).2;
+            return Failure {
+                msg: format!("YAML syntax: the {what} opened here is never closed"),
+                span: opened,
                 hint,
-            );
+                stopped: e.location().is_some().then_some((span, msg)),
+            };
         }
         // At the end of a text without a final line end, libyaml may point
         // one line past the last: point at the end of the last line instead.
@@ -171,6 +176,12 @@ pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static 
             span
         };
         let (msg, span, hint) = explain(msg, span);
+        let fail = |msg, span, hint| Failure {
+            msg,
+            span,
+            hint,
+            stopped: None,
+        };
         if let Some(key) = msg
             .strip_prefix("the key ")
             .and_then(|m| m.strip_suffix(" appears twice in one mapping"))
@@ -182,12 +193,12 @@ pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static 
                 .iter()
                 .find(|(p, _)| p.rsplit('.').next() == Some(key))
             {
-                return (msg, *at, hint);
+                return fail(msg, *at, hint);
             }
         }
         if msg.starts_with("YAML syntax: ") {
             if let Some(at) = unclosed_quote(text).filter(|at| span.line == 0 || at.line <= span.line) {
-                return (
+                return fail(
                     format!(
                         "YAML syntax: the quote opened here is not closed on its line (the parser then failed further down: {})",
                         msg.trim_start_matches("YAML syntax: ")
@@ -197,7 +208,7 @@ pub(crate) fn parse(text: &str) -> Result<Value, (String, Span, Option<&'static 
                 );
             }
         }
-        (msg, span, hint)
+        fail(msg, span, hint)
     })
 }
 
@@ -331,7 +342,7 @@ fn explain(msg: String, span: Span) -> (String, Span, Option<&'static str>) {
 
 /// Raw scalar text per field path, as written (kept beside the spans).
 #[derive(Debug, Default, Clone)]
-pub(crate) struct RawText(HashMap<String, String>);
+pub(crate) struct RawText(HashMap<String, String, foldhash::fast::FixedState>);
 
 impl RawText {
     pub(crate) fn get(&self, path: &str) -> Option<&str> {
@@ -341,8 +352,26 @@ impl RawText {
 
 struct Frame {
     col: usize,
-    path: String,
+    /// The field path, or `None` past [`MAX_SPAN_PATH`]: what lies under
+    /// it gets no position of its own, and no longer path is built.
+    path: Option<String>,
     is_item: bool,
+}
+
+/// `parent` and `child` joined by `sep`.
+fn joined(parent: &str, sep: &str, child: &dyn std::fmt::Display) -> String {
+    use std::fmt::Write;
+    let mut p = String::with_capacity(parent.len() + sep.len() + 8);
+    p.push_str(parent);
+    p.push_str(sep);
+    let _ = write!(p, "{child}");
+    p
+}
+
+/// The path a field's children are placed under: its own, while short
+/// enough (see [`MAX_SPAN_PATH`]).
+fn parent_path(path: &Option<String>) -> Option<String> {
+    path.as_ref().filter(|p| p.len() <= MAX_SPAN_PATH).cloned()
 }
 
 /// Maps field paths (`engines[0].affected[1]`) to positions. `first_line` is
@@ -378,7 +407,7 @@ fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span
         }
         let mut col = indent;
         let mut rest = trimmed;
-        let mut item: Option<String> = None;
+        let mut item: Option<Option<String>> = None;
         // One or more "- " at the start of the line open list items.
         while rest == "-" || rest.starts_with("- ") {
             while stack
@@ -387,14 +416,21 @@ fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span
             {
                 stack.pop();
             }
-            let owner = stack.last().map(|f| f.path.clone()).unwrap_or_default();
-            let n = counters.entry(owner.clone()).or_insert(0);
-            let path = format!("{owner}[{n}]");
-            *n += 1;
-            spans.insert(path.clone(), Span::new(line_no, col + 1));
+            let owner = match stack.last() {
+                Some(f) => f.path.as_deref(),
+                None => Some(""),
+            };
+            let path = owner.map(|owner| {
+                let n = counters.entry(owner.to_string()).or_insert(0);
+                *n += 1;
+                joined(owner, "[", &format_args!("{}]", *n - 1))
+            });
+            if let Some(p) = &path {
+                spans.insert(p.clone(), Span::new(line_no, col + 1));
+            }
             stack.push(Frame {
                 col,
-                path: path.clone(),
+                path: parent_path(&path),
                 is_item: true,
             });
             let after = rest[1..].trim_start_matches(' ');
@@ -410,32 +446,36 @@ fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span
                 stack.pop();
             }
             let path = match stack.last() {
-                Some(f) => format!("{}.{}", f.path, key),
-                None => key.to_string(),
+                Some(f) => f.path.as_deref().map(|p| joined(p, ".", &key)),
+                None => Some(key.to_string()),
             };
-            if spans.has(&path) {
-                dups.push((path.clone(), Span::new(line_no, col + 1)));
+            if let Some(path) = &path {
+                if spans.has(path) {
+                    dups.push((path.clone(), Span::new(line_no, col + 1)));
+                }
+                spans.insert(path.clone(), Span::new(line_no, col + 1));
+                record_value(
+                    &mut spans,
+                    &mut raw,
+                    path,
+                    value,
+                    line_no,
+                    col + value_col + 1,
+                );
+                counters.remove(path);
             }
-            spans.insert(path.clone(), Span::new(line_no, col + 1));
-            record_value(
-                &mut spans,
-                &mut raw,
-                &path,
-                value,
-                line_no,
-                col + value_col + 1,
-            );
             if value.starts_with('|') || value.starts_with('>') {
                 block_indent = Some(col);
             }
-            counters.remove(&path);
             stack.push(Frame {
                 col,
-                path,
+                path: parent_path(&path),
                 is_item: false,
             });
         } else if let Some(path) = item {
-            record_value(&mut spans, &mut raw, &path, rest, line_no, col + 1);
+            if let Some(path) = &path {
+                record_value(&mut spans, &mut raw, path, rest, line_no, col + 1);
+            }
             if rest.starts_with('|') || rest.starts_with('>') {
                 block_indent = Some(col.saturating_sub(2));
             }
@@ -491,9 +531,11 @@ fn record_value(
         for (n, part) in inner.split(',').enumerate() {
             let lead = part.len() - part.trim_start().len();
             let item = part.trim();
-            let p = format!("{path}[{n}]");
-            spans.insert(p.clone(), Span::new(line, offset + lead));
-            raw.0.insert(p, item.to_string());
+            if path.len() <= MAX_SPAN_PATH {
+                let p = joined(path, "[", &format_args!("{n}]"));
+                spans.insert(p.clone(), Span::new(line, offset + lead));
+                raw.0.insert(p, item.to_string());
+            }
             offset += part.len() + 1;
         }
     } else {

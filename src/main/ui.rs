@@ -2,7 +2,7 @@
 //! colour only on a terminal, and a progress indicator for long builds.
 
 use crate::cli::Format;
-use findings::diagnostics::{Diagnostic, Severity};
+use findings::diagnostics::{shown, Diagnostic, Severity, Shown};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -73,18 +73,25 @@ impl Ui {
         }
     }
 
-    /// Prints diagnostics: JSON on stdout, or text on stderr (errors only with --quiet).
+    /// Prints diagnostics: JSON on stdout, or text on stderr (errors only
+    /// with --quiet), at most `MAX_SHOWN_PER_FILE` of a file.
     pub(crate) fn diagnostics(&self, list: &[Diagnostic], format: Format) {
         match format {
             Format::Json => {
                 println!("{}", serde_json::to_string_pretty(list).unwrap_or_default());
             }
             Format::Text => {
-                for d in list {
-                    if !self.quiet || d.severity == Severity::Error {
-                        eprintln!("{}", self.diagnostic(d));
-                    }
+                use std::io::Write;
+                // One write per screenful, not one per line.
+                let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+                let keep = |d: &Diagnostic| !self.quiet || d.severity == Severity::Error;
+                for line in shown(list, keep) {
+                    let _ = match line {
+                        Shown::Diagnostic(d) => writeln!(err, "{}", self.diagnostic(d)),
+                        more => writeln!(err, "{more}"),
+                    };
                 }
+                let _ = err.flush();
             }
         }
     }

@@ -114,6 +114,9 @@ pub fn scan(body: &str) -> BodyFacts {
         .chain(body.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
     let mut breaks = breaks::Finder::new(body, &line_starts);
+    // The column of the last link, to count the next one's from there: a
+    // line of 10^5 links is counted once, not once per link.
+    let mut last: Option<(usize, usize, usize)> = None; // (line, byte, column)
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
         breaks.event(&event, &range);
         match event {
@@ -135,7 +138,12 @@ pub fn scan(body: &str) -> BodyFacts {
                     dest_url
                 };
                 let line = line_starts.partition_point(|&s| s <= range.start);
-                let column = body[line_starts[line - 1]..range.start].chars().count() + 1;
+                let (from, at) = match last {
+                    Some((l, byte, column)) if l == line && byte <= range.start => (byte, column),
+                    _ => (line_starts[line - 1], 1),
+                };
+                let column = at + body[from..range.start].chars().count();
+                last = Some((line, range.start, column));
                 facts.links.push(BodyLink {
                     url: dest_url.to_string(),
                     line,

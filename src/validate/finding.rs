@@ -6,7 +6,8 @@
 //! Takes the shared `Ctx` and the finding's [`BodyFacts`]; hands on its
 //! diagnostics, in the order of the finding's fields and then of its body.
 
-use super::{err, suggest, suggest_path, Ctx};
+use super::hints::{Hints, Known};
+use super::{err, Ctx};
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::record::*;
 use crate::urls;
@@ -19,26 +20,27 @@ pub(super) fn check_finding(
     facts: &BodyFacts,
     diags: &mut Diagnostics,
 ) {
-    let site = ctx.site;
-    if !site.groups.iter().any(|g| g.id == f.group) {
-        let ids: Vec<&str> = site.groups.iter().map(|g| g.id.as_str()).collect();
+    let mut hints = Hints::new();
+    if !ctx.groups.contains(&f.group) {
         diags.push(
-            err(f, "group", format!("unknown group \"{}\"", f.group))
-                .hint(suggest(&f.group, &ids, "groups")),
+            err(f, "group", format!("unknown group \"{}\"", f.group)).hint(hints.suggest(
+                &f.group,
+                &ctx.groups,
+                "groups",
+            )),
         );
     }
-    let engine_ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
     let mut seen_engines = HashSet::new();
     for (i, e) in f.engines.iter().enumerate() {
         let p = f.spans.item("engines", i);
-        if !e.engine.is_empty() && !engine_ids.contains(&e.engine.as_str()) {
+        if !e.engine.is_empty() && !ctx.engines.contains(&e.engine) {
             diags.push(
                 err(
                     f,
                     &format!("{p}.engine"),
                     format!("unknown engine \"{}\"", e.engine),
                 )
-                .hint(suggest(&e.engine, &engine_ids, "engines")),
+                .hint(hints.suggest(&e.engine, &ctx.engines, "engines")),
             );
         }
         if !seen_engines.insert(&e.engine) {
@@ -51,8 +53,10 @@ pub(super) fn check_finding(
                 .hint("merge them into one entry"),
             );
         }
+        let affected: HashSet<&Version> = e.affected.iter().collect();
+        let clean: HashSet<&Version> = e.clean.iter().collect();
         for (k, v) in e.clean.iter().enumerate() {
-            if e.affected.contains(v) {
+            if affected.contains(v) {
                 diags.push(
                     err(
                         f,
@@ -66,9 +70,9 @@ pub(super) fn check_finding(
         // Seen says the fault is not in the engine, which neither affected
         // nor clean can say of the same version.
         for (k, v) in e.seen.iter().enumerate() {
-            let other = if e.affected.contains(v) {
+            let other = if affected.contains(v) {
                 "affected"
-            } else if e.clean.contains(v) {
+            } else if clean.contains(v) {
                 "clean"
             } else {
                 continue;
@@ -155,17 +159,23 @@ pub(super) fn check_finding(
     }
     for (i, r) in f.runs.iter().enumerate() {
         if !ctx.run_exists(r) {
-            let known: Vec<&str> = ctx.runs.keys().copied().collect();
             diags.push(
                 err(
                     f,
                     &f.spans.item("runs", i),
                     format!("run \"{r}\" does not exist"),
                 )
-                .hint(suggest_path(r, &known, "data/runs/<id>/run.yaml")),
+                .hint(hints.suggest_path(
+                    r,
+                    &ctx.run_ids,
+                    "data/runs/<id>/run.yaml",
+                )),
             );
         }
     }
+    let runs: HashSet<&str> = f.runs.iter().map(String::as_str).collect();
+    let no_charts = Known::new([]);
+    let known_charts = |run_id: &str| ctx.chart_ids.get(run_id).unwrap_or(&no_charts);
     for (i, c) in f.charts.iter().enumerate() {
         let p = f.spans.item("charts", i);
         let Some((run_id, chart_id)) = c.split_once('/') else {
@@ -179,18 +189,21 @@ pub(super) fn check_finding(
         match ctx.runs.get(run_id) {
             None if ctx.broken_runs.contains(run_id) => {}
             None => diags.push(err(f, &p, format!("run \"{run_id}\" does not exist"))),
-            Some(run) if run.chart(chart_id).is_none() => {
-                let ids: Vec<&str> = run.charts.iter().map(|c| c.id.as_str()).collect();
+            Some(_) if !known_charts(run_id).contains(chart_id) => {
                 diags.push(
                     err(
                         f,
                         &p,
                         format!("run \"{run_id}\" has no chart \"{chart_id}\""),
                     )
-                    .hint(suggest(chart_id, &ids, "charts")),
+                    .hint(hints.suggest(
+                        chart_id,
+                        known_charts(run_id),
+                        "charts",
+                    )),
                 );
             }
-            Some(_) if !f.runs.iter().any(|r| r == run_id) => {
+            Some(_) if !runs.contains(run_id) => {
                 diags.push(
                     err(
                         f,
@@ -266,6 +279,7 @@ pub(super) fn check_finding(
         };
         diags.push(d.field("body"));
     }
+    let headings: HashSet<&str> = facts.heading_ids.iter().map(String::as_str).collect();
     const LINK_HINT: &str = "body links may be http(s)://, mailto:, finding:<id>, run:<run-id>, a site path starting with / or a #fragment";
     for link in &facts.links {
         let u = link.url.as_str();
@@ -277,7 +291,7 @@ pub(super) fn check_finding(
         } else if u.starts_with("finding:") || u.starts_with("run:") {
             check_internal(ctx, f, u).map(|m| (m, None))
         } else if let Some(frag) = u.strip_prefix('#') {
-            (!facts.heading_ids.iter().any(|h| h == frag)).then(|| {
+            (!headings.contains(frag)).then(|| {
                 (
                     format!("no heading in this body has the id \"{frag}\""),
                     None,
@@ -367,11 +381,7 @@ fn site_path_problem(ctx: &Ctx<'_>, f: &Finding, u: &str) -> Option<(String, Opt
         (parts.next(), parts.next(), parts.next(), parts.next())
     {
         if let Ok(v) = Version::parse(v) {
-            if let Some(page) = pages
-                .versions
-                .get(engine)
-                .and_then(|vs| vs.iter().find(|p| **p == v))
-            {
+            if let Some(page) = pages.versions.get(engine).and_then(|vs| vs.get(&v)) {
                 return Some((
                     msg,
                     Some(format!(
@@ -405,7 +415,7 @@ fn check_internal(ctx: &Ctx<'_>, from: &Finding, u: &str) -> Option<String> {
             ));
         }
         if let Some(frag) = frag {
-            if !ctx.facts[t].heading_ids.iter().any(|h| h == frag) {
+            if !ctx.headings[t].contains(frag) {
                 return Some(format!(
                     "finding {id} has no heading with the id \"{frag}\""
                 ));

@@ -20,21 +20,23 @@
 
 mod evidence;
 mod finding;
+mod hints;
 mod pages;
 mod run;
 mod site;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::load::{did_you_mean, Loaded};
+use crate::load::Loaded;
 use crate::record::*;
 use finding::check_finding;
+use hints::Known;
 use pages::check_aliases;
 use run::check_run;
 use site::check_site;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-pub use pages::{site_pages, site_paths, Pages};
+pub use pages::{site_pages, site_paths, Pages, PathSet, VersionSet};
 
 /// Checks the relations between the loaded records.
 pub fn validate(loaded: &Loaded) -> Diagnostics {
@@ -49,16 +51,32 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     let broken_ids: HashSet<u32> = loaded.broken_findings.iter().copied().collect();
     let broken_runs: HashSet<&str> = loaded.broken_runs.iter().map(String::as_str).collect();
     let facts: Vec<&BodyFacts> = loaded.findings.iter().map(|f| &f.facts).collect();
+    let headings: Vec<HashSet<&str>> = facts
+        .iter()
+        .map(|f| f.heading_ids.iter().map(String::as_str).collect())
+        .collect();
     let (public, with_drafts) = rayon::join(
         || site_pages(site, &loaded.findings, &loaded.runs, false),
         || site_pages(site, &loaded.findings, &loaded.runs, true),
     );
     let ctx = Ctx {
         findings: &loaded.findings,
-        site,
         runs: &runs,
         ids: &ids,
-        facts: &facts,
+        headings: &headings,
+        groups: Known::new(site.groups.iter().map(|g| g.id.as_str())),
+        engines: Known::new(site.engines.iter().map(|e| e.id.as_str())),
+        run_ids: Known::new(runs.keys().copied()),
+        chart_ids: loaded
+            .runs
+            .iter()
+            .map(|r| {
+                (
+                    r.id.as_str(),
+                    Known::new(r.charts.iter().map(|c| c.id.as_str())),
+                )
+            })
+            .collect(),
         public: &public,
         with_drafts: &with_drafts,
         broken_ids: &broken_ids,
@@ -120,12 +138,17 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
 
 struct Ctx<'a> {
     findings: &'a [Arc<Finding>],
-    site: &'a Site,
     runs: &'a HashMap<&'a str, &'a Run>,
     /// Index in `findings` of the first finding with each id.
     ids: &'a HashMap<u32, usize>,
-    /// Body facts, by index in `findings`.
-    facts: &'a [&'a BodyFacts],
+    /// The heading ids of each body, by index in `findings`.
+    headings: &'a [HashSet<&'a str>],
+    /// The site's group and engine ids, the runs' ids, and each run's chart
+    /// ids, for the hints of the names that are not among them.
+    groups: Known<'a>,
+    engines: Known<'a>,
+    run_ids: Known<'a>,
+    chart_ids: HashMap<&'a str, Known<'a>>,
     /// The pages of a build without drafts.
     public: &'a Pages,
     /// The pages of a build with `--drafts`.
@@ -154,24 +177,4 @@ fn first_by_id(findings: &[std::sync::Arc<Finding>]) -> HashMap<u32, usize> {
 
 fn err(f: &Finding, field: &str, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::error(&f.path, f.spans.get(field), msg).field(field)
-}
-
-fn suggest(word: &str, known: &[&str], what: &str) -> String {
-    match did_you_mean(word, known) {
-        Some(s) => format!("did you mean \"{s}\"?"),
-        None if known.is_empty() => format!("there are no {what} defined"),
-        None => {
-            let mut k = known.to_vec();
-            k.sort_unstable();
-            k.dedup();
-            format!("known {what}: {}", k.join(", "))
-        }
-    }
-}
-
-fn suggest_path(word: &str, known: &[&str], layout: &str) -> String {
-    match did_you_mean(word, known) {
-        Some(s) => format!("did you mean \"{s}\"?"),
-        None => format!("a run lives in {layout}"),
-    }
 }

@@ -9,20 +9,29 @@ use super::err;
 use crate::diagnostics::Diagnostics;
 use crate::load::Loaded;
 use crate::record::*;
-use crate::state::{state_of, State};
+use crate::state::known_counts;
 use crate::urls;
 use crate::version::Version;
 use std::collections::{HashMap, HashSet};
+
+/// A set of site paths, hashed with foldhash (a site of 10^5 version pages
+/// spent most of its check hashing their paths with SipHash).
+pub type PathSet = HashSet<String, foldhash::fast::FixedState>;
+
+/// A set of versions, hashed with foldhash: the standard SipHash was most
+/// of the time of a check of a finding that lists 10^5 versions.
+pub type VersionSet = HashSet<Version, foldhash::fast::FixedState>;
 
 /// The pages a build writes, for checking `/site/paths` and aliases.
 #[derive(Debug, Default)]
 pub struct Pages {
     /// Every page and published CSV file, as site paths ([`crate::urls`]):
     /// `findings/x/`, `runs/r/t.csv`.
-    pub paths: HashSet<String>,
+    pub paths: PathSet,
     /// Per engine id, the versions that have a page, each spelt as its page
-    /// is ([`crate::model::Model::version_page`]).
-    pub versions: HashMap<String, Vec<Version>>,
+    /// is ([`crate::model::Model::version_page`]): `get` gives the spelling
+    /// of a version written another way.
+    pub versions: HashMap<String, VersionSet>,
 }
 
 impl Pages {
@@ -40,7 +49,10 @@ impl Pages {
 /// tools: what [`site_pages`] finds.
 pub fn site_paths(loaded: &Loaded, drafts: bool) -> HashSet<String> {
     match &loaded.site {
-        Some(site) => site_pages(site, &loaded.findings, &loaded.runs, drafts).paths,
+        Some(site) => site_pages(site, &loaded.findings, &loaded.runs, drafts)
+            .paths
+            .into_iter()
+            .collect(),
         None => HashSet::new(),
     }
 }
@@ -56,7 +68,7 @@ pub fn site_pages(
     runs: &[std::sync::Arc<Run>],
     drafts: bool,
 ) -> Pages {
-    let mut p: HashSet<String> = [
+    let mut p: PathSet = [
         "",
         urls::ENGINES,
         urls::TAGS,
@@ -82,9 +94,13 @@ pub fn site_pages(
         .collect();
     // Each list with its number of entries: its later pages exist too
     // (`…/page/2/`), as the pages stage makes them.
-    let mut lists: HashMap<String, usize> = HashMap::new();
+    let mut lists: HashMap<String, usize, foldhash::fast::FixedState> = HashMap::default();
+    let mut in_group: HashMap<&str, usize> = HashMap::new();
+    for f in &listed {
+        *in_group.entry(&f.group).or_default() += 1;
+    }
     for g in &site.groups {
-        let n = listed.iter().filter(|f| f.group == g.id).count();
+        let n = in_group.get(g.id.as_str()).copied().unwrap_or(0);
         lists.insert(urls::group(&g.id), n);
     }
     for s in Status::ALL {
@@ -119,39 +135,67 @@ pub fn site_pages(
     }
     lists.insert(urls::ENGINES.to_string(), site.engines.len());
     lists.insert(urls::RUNS.to_string(), runs.len());
-    let mut versions: HashMap<String, Vec<Version>> = HashMap::new();
+    // Per engine id, in the order of the loops they replace (a site may
+    // have thousands of engines, a finding thousands of entries): each
+    // listed finding's first entry, every entry of a built finding, every
+    // setup of a run.
+    let mut listed_entries: HashMap<&str, Vec<&EngineEntry>> = HashMap::new();
+    for f in &listed {
+        let mut mine = HashSet::new();
+        for x in &f.engines {
+            if mine.insert(x.engine.as_str()) {
+                listed_entries.entry(&x.engine).or_default().push(x);
+            }
+        }
+    }
+    let mut built_entries: HashMap<&str, Vec<&EngineEntry>> = HashMap::new();
+    for f in &built {
+        for x in &f.engines {
+            built_entries.entry(&x.engine).or_default().push(x);
+        }
+    }
+    let mut setups: HashMap<&str, Vec<&Setup>> = HashMap::new();
+    for r in &runs {
+        for s in &r.setups {
+            setups.entry(&s.engine).or_default().push(s);
+        }
+    }
+    let mut versions: HashMap<String, VersionSet> = HashMap::new();
     for e in &site.engines {
-        let entries: Vec<&EngineEntry> = listed
-            .iter()
-            .filter_map(|f| f.engines.iter().find(|x| x.engine == e.id))
-            .collect();
+        let entries: &[&EngineEntry] = listed_entries.get(e.id.as_str()).map_or(&[], Vec::as_slice);
         lists.insert(urls::engine(&e.id), entries.len());
-        let vs = versions.entry(e.id.clone()).or_default();
-        let mut add = |v: &Version| {
-            if !vs.contains(v) {
-                vs.push(v.clone());
-            }
-        };
-        e.releases.iter().for_each(&mut add);
-        for f in &built {
-            for x in f.engines.iter().filter(|x| x.engine == e.id) {
-                x.versions().for_each(&mut add);
+        // The first spelling of each version is its page's (an engine id
+        // listed twice adds to what the first listing had).
+        let before = versions.remove(&e.id).unwrap_or_default();
+        let parsed: Vec<Version> = setups
+            .get(e.id.as_str())
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.version.as_deref().and_then(|v| Version::parse(v).ok()))
+            .collect();
+        let mut known: HashSet<&Version, foldhash::fast::FixedState> = before.iter().collect();
+        let mut vs: Vec<&Version> = before.iter().collect();
+        let written = e
+            .releases
+            .iter()
+            .chain(
+                built_entries
+                    .get(e.id.as_str())
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|x| x.versions()),
+            )
+            .chain(&parsed);
+        for v in written {
+            if known.insert(v) {
+                vs.push(v);
             }
         }
-        for r in &runs {
-            for s in r.setups.iter().filter(|s| s.engine == e.id) {
-                if let Some(v) = s.version.as_deref().and_then(|v| Version::parse(v).ok()) {
-                    add(&v);
-                }
-            }
-        }
-        for v in vs.iter() {
-            let n = entries
-                .iter()
-                .filter(|x| state_of(x, v) != State::Unknown)
-                .count();
+        for (v, n) in vs.iter().zip(known_counts(entries, &vs)) {
             lists.insert(urls::version(&e.id, v.as_str()), n);
         }
+        let kept: VersionSet = vs.into_iter().cloned().collect();
+        versions.insert(e.id.clone(), kept);
     }
     for (base, n) in &lists {
         p.extend(urls::list_pages(base, *n, site.page_size));
@@ -162,8 +206,9 @@ pub fn site_pages(
     // aliases are checked against files separately.
     let mut reserved = urls::reserved(site);
     reserved.extend(built.iter().map(|f| urls::finding_json(f.id)));
+    let files: HashSet<&str> = reserved.iter().map(String::as_str).collect();
     for r in &reserved {
-        if !(r.ends_with('/') && reserved.contains(&r[..r.len() - 1].to_string())) {
+        if !r.strip_suffix('/').is_some_and(|file| files.contains(file)) {
             p.insert(r.clone());
         }
     }
@@ -183,6 +228,25 @@ fn page_file(path: &str) -> String {
     } else {
         path.to_string()
     }
+}
+
+/// The length of [`page_file`] of `path`.
+fn page_file_len(path: &str) -> usize {
+    if path.is_empty() || path.ends_with('/') {
+        path.len() + "index.html".len()
+    } else {
+        path.len()
+    }
+}
+
+/// Whether some page of `paths` is written to the file `file` (see
+/// [`page_file`]).
+fn written_as(paths: &PathSet, file: &str) -> bool {
+    let as_page = !file.is_empty() && !file.ends_with('/') && paths.contains(file);
+    as_page
+        || file.strip_suffix("index.html").is_some_and(|folder| {
+            (folder.is_empty() || folder.ends_with('/')) && paths.contains(folder)
+        })
 }
 
 /// Why an alias is not a usable site path, if it is not.
@@ -212,13 +276,26 @@ pub(super) fn check_aliases(
 ) {
     // Every file a build may write: pages (with or without drafts), run
     // tables, built-in and generated files, and the site's static/ files.
-    let mut files: HashSet<String> = public
+    // Asked of each page set rather than gathered into one, which for a
+    // site of 10^5 pages took longer than the rest of the check.
+    let statics: HashSet<&str> = loaded.static_files.iter().map(String::as_str).collect();
+    let is_file = |x: &str| {
+        statics.contains(x)
+            || [public, with_drafts]
+                .iter()
+                .any(|pages| written_as(&pages.paths, x))
+    };
+    // No folder of an alias longer than the longest file can be a file:
+    // looking only at the shorter ones keeps a long alias of many `/`
+    // from costing the square of its length.
+    let longest = public
         .paths
         .iter()
         .chain(&with_drafts.paths)
-        .map(|p| page_file(p))
-        .collect();
-    files.extend(loaded.static_files.iter().cloned());
+        .map(|p| page_file_len(p))
+        .chain(statics.iter().map(|s| s.len()))
+        .max()
+        .unwrap_or(0);
     let mut seen: HashMap<String, &Finding> = HashMap::new();
     for f in &loaded.findings {
         for (i, a) in f.aliases.iter().enumerate() {
@@ -234,8 +311,10 @@ pub(super) fn check_aliases(
             let file = page_file(&key);
             let folder_of = file
                 .match_indices('/')
-                .map(|(k, _)| &file[..k])
-                .find(|d| files.contains(*d));
+                .map(|(k, _)| k)
+                .take_while(|k| *k <= longest)
+                .map(|k| &file[..k])
+                .find(|d| is_file(d));
             let literal = a.trim_start_matches('/');
             if [public, with_drafts]
                 .iter()
@@ -249,7 +328,7 @@ pub(super) fn check_aliases(
                     )
                     .hint("an alias must be an old address that no page uses now"),
                 );
-            } else if files.contains(&file) {
+            } else if is_file(&file) {
                 diags.push(
                     err(
                         f,

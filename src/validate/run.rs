@@ -4,12 +4,12 @@
 //! build will. Takes the run with the engines' colours and names; hands on
 //! its diagnostics, at `run.yaml` or at the CSV row.
 
-use super::suggest;
+use super::hints::{Hints, Known};
 use crate::chart;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::{parse_number, Loaded};
 use crate::record::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub(super) fn check_run(
     loaded: &Loaded,
@@ -36,6 +36,15 @@ pub(super) fn check_run(
             ));
         }
     }
+    let mut hints = Hints::new();
+    let mut by_file: HashMap<&str, usize> = HashMap::new();
+    for (i, t) in run.tables.iter().enumerate() {
+        by_file.entry(t.file.as_str()).or_insert(i);
+    }
+    let files = Known::new(run.tables.iter().map(|t| t.file.as_str()));
+    let mut lookups: Vec<Option<Lookup<'_>>> = run.tables.iter().map(|_| None).collect();
+    // The values of the charts read so far (see below).
+    let mut read_values = 0usize;
     let mut seen = HashSet::new();
     for c in &run.charts {
         let p = &c.path_in_yaml;
@@ -47,35 +56,35 @@ pub(super) fn check_run(
                 format!("chart id \"{}\" is used twice in this run", c.id),
             ));
         }
-        let Some(table) = run.table(&c.table) else {
+        let Some(&at) = by_file.get(c.table.as_str()) else {
             if !c.table.is_empty() {
-                let files: Vec<&str> = run.tables.iter().map(|t| t.file.as_str()).collect();
                 diags.push(
                     e(
                         &format!("{p}.table"),
                         format!("the run has no table \"{}\"", c.table),
                     )
-                    .hint(suggest(&c.table, &files, "tables")),
+                    .hint(hints.suggest(&c.table, &files, "tables")),
                 );
             }
             diags.extend(mine);
             continue;
         };
+        let table = &run.tables[at];
         if table.header.is_empty() {
             diags.extend(mine);
             continue; // the table itself is already reported
         }
+        let look = &*lookups[at].get_or_insert_with(|| Lookup::new(table));
         let mut need = |field: String, col: &str, numeric: bool| {
             if col.is_empty() {
                 return;
             }
-            if table.index(col).is_none() {
-                let hs: Vec<&str> = table.header.iter().map(String::as_str).collect();
+            if !look.index.contains_key(col) {
                 mine.push(
                     e(&field, format!("column \"{col}\" is not in {}", table.file))
-                        .hint(suggest(col, &hs, "columns")),
+                        .hint(hints.suggest(col, &look.header, "columns")),
                 );
-            } else if numeric && table.column(col).is_some_and(|c| !c.is_numeric()) {
+            } else if numeric && look.columns.get(col).is_some_and(|c| !c.is_numeric()) {
                 mine.push(e(&field, format!("column \"{col}\" holds text, but this axis needs numbers")).hint(format!("give \"{col}\" a unit in the table's columns to make it numeric, or plot another column")));
             }
         };
@@ -118,8 +127,33 @@ pub(super) fn check_run(
                 );
             }
         }
-        // Log axes need positive values; report the exact CSV cell.
         let rel = run.path.with_file_name(&table.file);
+        // What follows reads the chart's rows, as drawing it will: only for
+        // a chart within its own limit, and while the charts of the run
+        // stay within theirs together (a run of thousands of charts over
+        // one big table took minutes to read, and would make a page no
+        // one could open).
+        let values = table.rows.len().saturating_mul(c.y.len());
+        let mut read =
+            values <= chart::MAX_CHART_VALUES && read_values <= chart::MAX_RUN_CHART_VALUES;
+        if read {
+            read_values = read_values.saturating_add(values);
+            if read_values > chart::MAX_RUN_CHART_VALUES {
+                read = false;
+                mine.push(
+                    e(
+                        p,
+                        format!(
+                            "with chart \"{}\", the charts of this run would draw {read_values} values; the limit for one run is {}",
+                            c.id,
+                            chart::MAX_RUN_CHART_VALUES
+                        ),
+                    )
+                    .hint("chart summaries of the data (its CSV tables are published in full anyway), or spread the charts over several runs"),
+                );
+            }
+        }
+        // Log axes need positive values; report the exact CSV cell.
         let mut log_cols: Vec<&str> = Vec::new();
         if c.log_x {
             log_cols.push(&c.x);
@@ -127,8 +161,10 @@ pub(super) fn check_run(
         if c.log_y {
             log_cols.extend(c.y.iter().map(String::as_str));
         }
-        for col in log_cols {
-            let Some(k) = table.index(col) else { continue };
+        for col in log_cols.into_iter().filter(|_| read) {
+            let Some(&k) = look.index.get(col) else {
+                continue;
+            };
             for (row, line) in table.rows.iter().zip(&table.row_lines) {
                 if let Some(v) = parse_number(&row[k]) {
                     if v <= 0.0 {
@@ -148,7 +184,6 @@ pub(super) fn check_run(
                 }
             }
         }
-        let values = table.rows.len().saturating_mul(c.y.len());
         if values > chart::MAX_CHART_VALUES && !loaded.files_with_errors.contains(&rel) {
             mine.push(
                 e(
@@ -169,6 +204,7 @@ pub(super) fn check_run(
         // column with no values, two values for one bar) is reported now
         // rather than when building.
         let drawable = mine.is_empty()
+            && read
             && !c.id.is_empty()
             && !loaded.files_with_errors.contains(&run.path)
             && !loaded.files_with_errors.contains(&rel);
@@ -184,6 +220,35 @@ pub(super) fn check_run(
         };
         if let Err(ce) = chart::check(&input) {
             diags.push(chart_diagnostic(run, c, &rel, &ce));
+        }
+    }
+}
+
+/// A table's header and columns by name, made once for the charts of the
+/// run that read it (a run may have thousands of charts, a table thousands
+/// of columns).
+struct Lookup<'t> {
+    /// The first position of each name in the header.
+    index: HashMap<&'t str, usize>,
+    /// The first description of each column.
+    columns: HashMap<&'t str, &'t Column>,
+    header: Known<'t>,
+}
+
+impl<'t> Lookup<'t> {
+    fn new(table: &'t Table) -> Lookup<'t> {
+        let mut index = HashMap::new();
+        for (i, h) in table.header.iter().enumerate() {
+            index.entry(h.as_str()).or_insert(i);
+        }
+        let mut columns = HashMap::new();
+        for c in &table.columns {
+            columns.entry(c.name.as_str()).or_insert(c);
+        }
+        Lookup {
+            index,
+            columns,
+            header: Known::new(table.header.iter().map(String::as_str)),
         }
     }
 }

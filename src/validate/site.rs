@@ -6,7 +6,7 @@
 //! Takes the parsed [`Site`]; hands on one diagnostic per duplicate, placed
 //! at the entry in `site.yaml`.
 
-use super::suggest;
+use super::hints::{Hints, Known};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::record::*;
 use std::collections::HashSet;
@@ -53,8 +53,9 @@ pub(super) fn check_site(site: &Site, diags: &mut Diagnostics) {
             );
         }
         let list = format!("{}.releases", site.spans.item("engines", i));
+        let mut releases = HashSet::new();
         for (k, v) in e.releases.iter().enumerate() {
-            if e.releases[..k].contains(v) {
+            if !releases.insert(v) {
                 let p = site.spans.item(&list, k);
                 diags.push(Diagnostic::error(file, site.spans.get(&p), format!("release \"{v}\" is listed twice (versions compare equal when only trailing zeros differ)")).field(p));
             }
@@ -89,16 +90,17 @@ pub(super) fn check_site(site: &Site, diags: &mut Diagnostics) {
             }
         }
     }
-    let ids: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
+    let ids = Known::new(site.engines.iter().map(|e| e.id.as_str()));
+    let mut hints = Hints::new();
     let mut seen = HashSet::new();
     for (i, id) in site.nav_engines.iter().enumerate() {
         let p = site.spans.item("nav_engines", i);
         let at = site.spans.get(&p);
-        if !ids.contains(&id.as_str()) {
+        if !ids.contains(id) {
             diags.push(
                 Diagnostic::error(file, at, format!("unknown engine \"{id}\""))
                     .field(p)
-                    .hint(suggest(id, &ids, "engines")),
+                    .hint(hints.suggest(id, &ids, "engines")),
             );
         } else if !seen.insert(id) {
             diags.push(
