@@ -62,7 +62,7 @@ const YAMLS: [Yaml; 3] = [
         title_line: 1,
         end_line: 34,
         broken: "4 findings and 0 runs",
-        known: "known fields: title, date, setups, model, hardware, client, endpoint, source, notes, tables, charts",
+        known: "known fields: title, date, setups, model, hardware, client, endpoint, source, notes, results, tables, charts",
     },
     Yaml {
         file: "site.yaml",
