@@ -1,0 +1,262 @@
+//! Real files, imported and built: every result file of
+//! `<shared>/results/` and every run folder of `<shared>/recorded-runs/`
+//! goes through `findings import` into a copy of the minimal site, which
+//! must then check and build; the published tables hold the figures the
+//! file holds (as `results::read` gives them, which `tests/results_shared.rs`
+//! holds to the files and their INDEX.md), and the run page and JSON give
+//! the server-side facts. The files are other projects' data and are never
+//! copied into the repository: the folder comes from `FINDINGS_SHARED`
+//! (`.ci/run` sets it to `../shared`). Unset, the test says so and passes;
+//! set to a folder that is not there, it fails.
+//!
+//! Run it with `FINDINGS_SHARED=../shared cargo test --test import_shared`.
+#![allow(missing_docs)]
+
+mod common;
+use common::Site;
+use findings::results;
+use std::path::{Path, PathBuf};
+
+fn shared() -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("FINDINGS_SHARED") else {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "import_shared: FINDINGS_SHARED is not set, so the shared files are not imported (set it to the shared folder, e.g. ../shared)"
+        );
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    assert!(
+        dir.join("results/manifest.json").is_file() && dir.join("recorded-runs/INDEX.md").is_file(),
+        "FINDINGS_SHARED={} has no results/manifest.json and recorded-runs/INDEX.md",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// The site's engine for a tool's file, with a version for files that do
+/// not record theirs (the fixture site knows vLLM and SGLang; the other
+/// tools measured some serving engine, which the test names vLLM).
+fn engine_of(tool: &str) -> (&'static str, &'static str) {
+    match tool {
+        "sglang" => ("sglang", "0.5.20"),
+        _ => ("vllm", "0.30"),
+    }
+}
+
+fn built(site: &Site) -> PathBuf {
+    let out = site.root().join("out");
+    let r = site.run(&["build", "--output", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "build failed:\n{}", r.stderr);
+    out
+}
+
+/// The published CSV of `table` in run `id`, as rows of cells by column.
+fn csv(out: &Path, id: &str, table: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let path = out.join("runs").join(id).join(table);
+    let mut r = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|row| {
+            header
+                .iter()
+                .cloned()
+                .zip(row.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_shared_result_file_imports_and_builds_with_its_figures() {
+    let Some(shared) = shared() else { return };
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(shared.join("results/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let site = Site::copy_of("minimal");
+    let mut imported = Vec::new();
+    for (i, entry) in manifest.as_array().unwrap().iter().enumerate() {
+        let file = shared.join("results").join(entry["file"].as_str().unwrap());
+        let (engine, version) = engine_of(entry["tool"].as_str().unwrap());
+        let id = format!("shared-{i:02}");
+        let mut args = vec![
+            "import",
+            &id,
+            file.to_str().unwrap(),
+            "--engine",
+            engine,
+            "--version",
+            version,
+        ];
+        // A file that records no day is dated by its commit, where the
+        // manifest knows it.
+        let day = entry["commit_date"].as_str().map(|d| d[..10].to_string());
+        let day = match day {
+            Some(day) => day,
+            None => {
+                // No day anywhere: the import says so, and takes one given.
+                let r = site.run(&args);
+                assert_eq!(r.code, 2, "{}", r.stderr);
+                assert!(
+                    r.stderr.contains(
+                        "error: no file records the day it ran; pass --date YYYY-MM-DD\n"
+                    ),
+                    "{}",
+                    r.stderr
+                );
+                "2026-01-01".to_string()
+            }
+        };
+        args.extend(["--date", &day]);
+        let r = site.run(&args);
+        assert_eq!(r.code, 0, "{}: {}", file.display(), r.stderr);
+        imported.push((id, file));
+    }
+    let c = site.run(&["check"]);
+    assert_eq!(c.code, 0, "check after importing:\n{}", c.stderr);
+    let out = built(&site);
+    for (id, file) in &imported {
+        let name = file.file_name().unwrap().to_string_lossy();
+        let read = results::read(&format!("raw/{name}"), &std::fs::read(file).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        // Every figure of every result, as the file gives it, is in the
+        // published table, row for row.
+        let rows = csv(&out, id, "results.csv");
+        assert_eq!(rows.len(), read.results.len(), "{}", file.display());
+        for (row, want) in rows.iter().zip(&read.results.rows) {
+            for (col, cell) in want.cells() {
+                let got = row.get(col.name).map(String::as_str).unwrap_or("");
+                let want = cell.map(results::Cell::csv).unwrap_or_default();
+                assert_eq!(got, want, "{} {}: {}", file.display(), id, col.name);
+            }
+        }
+        if !read.requests.is_empty() {
+            assert_eq!(
+                csv(&out, id, "requests.csv").len(),
+                read.requests.len(),
+                "{}",
+                file.display()
+            );
+        }
+        // The kept copy is published with its hash, and holds no credential.
+        let kept = std::fs::read(out.join("runs").join(id).join("raw").join(&*name)).unwrap();
+        assert!(
+            results::scrub::holds_credential(&kept).is_none(),
+            "{}",
+            file.display()
+        );
+        let page = std::fs::read_to_string(out.join("runs").join(id).join("index.html")).unwrap();
+        assert!(
+            page.contains(&findings::util::sha256_hex(&kept)),
+            "{}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn every_recorded_run_folder_imports_and_builds_with_its_facts() {
+    let Some(shared) = shared() else { return };
+    let runs = shared.join("recorded-runs");
+    let site = Site::copy_of("minimal");
+    let mut folders = Vec::new();
+    for engine_dir in std::fs::read_dir(&runs).unwrap().flatten() {
+        if !engine_dir.path().is_dir() {
+            continue;
+        }
+        for run in std::fs::read_dir(engine_dir.path()).unwrap().flatten() {
+            let p = run.path();
+            // A run folder holds a time series or snapshots beside its
+            // client's file (the others hold single checks' inputs).
+            if p.join("before.snapshot.json").is_file() {
+                folders.push(p);
+            }
+        }
+    }
+    folders.sort();
+    assert!(folders.len() >= 16, "{} run folders", folders.len());
+    let mut imported = Vec::new();
+    for (i, folder) in folders.iter().enumerate() {
+        let id = format!("recorded-{i:02}");
+        // TensorRT-LLM is not an engine of the fixture site: its folders
+        // are imported as vLLM's, which their facts do not depend on.
+        let r = site.run(&[
+            "import",
+            &id,
+            folder.to_str().unwrap(),
+            "--engine",
+            "vllm",
+            "--version",
+            "0.30",
+        ]);
+        if r.code != 0 && r.stderr.contains("which site.yaml") {
+            continue;
+        }
+        assert_eq!(r.code, 0, "{}: {}", folder.display(), r.stderr);
+        imported.push((id, folder));
+    }
+    let c = site.run(&["check"]);
+    assert_eq!(c.code, 0, "check after importing:\n{}", c.stderr);
+    let out = built(&site);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("findings.json")).unwrap()).unwrap();
+    for (id, folder) in &imported {
+        let name = folder.file_name().unwrap().to_string_lossy();
+        let files: Vec<(String, Vec<u8>)> = {
+            let mut v: Vec<_> = std::fs::read_dir(folder)
+                .unwrap()
+                .flatten()
+                .filter(|e| e.path().is_file())
+                .map(|e| {
+                    (
+                        format!("raw/{name}/{}", e.file_name().to_string_lossy()),
+                        std::fs::read(e.path()).unwrap(),
+                    )
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let want = results::read_folder(&files).unwrap();
+        let run = json["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id.as_str())
+            .unwrap();
+        let facts = run["results"][0]["facts"].as_array().unwrap();
+        for name in [
+            "max_running",
+            "preemptions",
+            "kv_cache_tokens",
+            "server_output_throughput",
+        ] {
+            let want = want
+                .fact(name)
+                .and_then(|f| f.value.clone())
+                .map(|c| c.csv());
+            let got = facts
+                .iter()
+                .find(|f| f["name"] == name)
+                .and_then(|f| f["value"].as_str().map(String::from));
+            assert_eq!(got, want, "{}: {name}", folder.display());
+        }
+        if want.fact("max_running").is_some_and(|f| f.value.is_some()) {
+            assert_eq!(
+                csv(&out, id, "series.csv").len(),
+                want.series.len(),
+                "{}",
+                folder.display()
+            );
+            let page =
+                std::fs::read_to_string(out.join("runs").join(id).join("index.html")).unwrap();
+            assert!(
+                page.contains("Requests the server ran and kept waiting"),
+                "{}",
+                folder.display()
+            );
+        }
+    }
+}
