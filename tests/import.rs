@@ -441,3 +441,41 @@ fn a_file_over_the_limit_and_a_link_out_of_the_site_are_refused() {
         );
     }
 }
+
+#[test]
+fn the_run_yaml_an_import_writes_is_valid_to_the_editors_schema() {
+    let site = Site::copy_of("minimal");
+    let folder = fixture("inferlint/vllm-run");
+    let detailed = fixture("vllm/detailed.json");
+    let r = import(
+        &site,
+        &[
+            "both",
+            folder.to_str().unwrap(),
+            detailed.to_str().unwrap(),
+            "--engine",
+            "vllm",
+            "--version",
+            "0.30",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schemas/run.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let yaml: serde_json::Value =
+        serde_yaml::from_str(&site.read("data/runs/both/run.yaml")).unwrap();
+    let errors: Vec<String> = v
+        .iter_errors(&yaml)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // And the schema refuses what check refuses.
+    let mut bad = yaml.clone();
+    bad["tables"][0]["derive"] = serde_json::json!("result");
+    assert!(!v.is_valid(&bad));
+    let mut bad = yaml;
+    bad["results"][0]["stray"] = serde_json::json!(1);
+    assert!(!v.is_valid(&bad));
+}

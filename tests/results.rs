@@ -5,7 +5,7 @@
 //! `"request_goodput:"`, append streams, sweep summaries, old and
 //! refactored SGLang keys, …), asserting the rows as CSV, cell for cell.
 //! Also: the exact text of the unknown-format and truncated-file errors,
-//! and `docs/results.md` equal to what the vocabulary says.
+//! and `docs/format.md` equal to what the vocabulary says.
 #![allow(missing_docs)]
 
 use findings::results::{self, Cell, Fact, ResultFile};
@@ -824,19 +824,19 @@ fn guidellm_yaml_report() {
 const BEGIN: &str = "<!-- generated from src/results/vocabulary.rs: do not edit below; tests/results.rs checks it -->\n";
 const END: &str = "<!-- end of the generated part -->\n";
 
-/// docs/results.md says what the code says: the formats, every column with
+/// docs/format.md says what the code says: the formats, every column with
 /// its unit, definition and each tool's key, and the facts.
 /// `UPDATE_DOCS=1 cargo test --test results` writes it again.
 #[test]
 fn docs_results_md_is_the_vocabulary() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/format.md");
     let doc = std::fs::read_to_string(&path).unwrap();
     let (head, rest) = doc
         .split_once(BEGIN)
-        .expect("docs/results.md has the begin marker");
+        .expect("docs/format.md has the begin marker");
     let (body, tail) = rest
         .split_once(END)
-        .expect("docs/results.md has the end marker");
+        .expect("docs/format.md has the end marker");
     let generated = format!("\n{}\n", findings::results::vocabulary::markdown());
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, format!("{head}{BEGIN}{generated}{END}{tail}")).unwrap();
@@ -844,7 +844,7 @@ fn docs_results_md_is_the_vocabulary() {
     }
     assert!(
         body == generated,
-        "docs/results.md is out of date: run `UPDATE_DOCS=1 cargo test --test results`"
+        "docs/format.md is out of date: run `UPDATE_DOCS=1 cargo test --test results`"
     );
 }
 

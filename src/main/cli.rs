@@ -12,9 +12,11 @@ Exit status:
      an output folder that another findings process is writing (`build`,
      `serve`: nothing is touched), `show` of a finding that does not exist,
      `new` that would overwrite a file, or `serve` that cannot listen on its
-     port; for `audit`, a finding at or above --fail-on applies to a version
+     port; `import` of an input it cannot read or that would replace a kept
+     file; for `audit`, a finding at or above --fail-on applies to a version
      the deployment pins
-  2  a wrong command line: an unknown option or value, an unknown engine or group;
+  2  a wrong command line: an unknown option or value, an unknown engine or group,
+     an `import` that names no engine or version;
      for `audit`, an audit that cannot be done: a pin that names no version, a
      source or an input that cannot be read, records with errors
 

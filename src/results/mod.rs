@@ -47,7 +47,7 @@
 //!   [`scrub::holds_credential`]`(bytes)`.
 //! - [`vocabulary`]: the columns ([`vocabulary::ResultCol`] and the
 //!   others, with [`Columns::ALL`]), the facts, and the Markdown of
-//!   `docs/results.md` ([`vocabulary::markdown`]).
+//!   `docs/format.md` §8.5 ([`vocabulary::markdown`]).
 //!
 //! Errors are [`ReadError`]s with the file, line and column; everything is
 //! linear in the size of the input.

@@ -5,7 +5,7 @@
 //! All of it is data: the column enums and their descriptions come from the
 //! `columns!` tables below, and each reader declares its [`Keys`] (which
 //! key of its tool's file fills which column). The readers fill their rows
-//! from those same declarations (`fill`), and `docs/results.md` is
+//! from those same declarations (`fill`), and `docs/format.md` §8.5 is
 //! generated from them ([`markdown`]; `tests/results.rs` holds the file to
 //! it), so the documentation cannot say one thing while the code does
 //! another. The names are fixed by issue 21: checks outside the project
@@ -274,21 +274,21 @@ fn table_md<C: Columns>(pick: fn(&Keys) -> Vec<(C, From)>) -> String {
 
 /// The vocabulary as Markdown: the formats and what tells each apart, the
 /// three tables (every column with its unit, definition and the key of each
-/// tool it comes from), then the facts. `docs/results.md` holds this text
+/// tool it comes from), then the facts. `docs/format.md` §8.5 holds this text
 /// between its two markers.
 pub fn markdown() -> String {
-    let mut s = String::from("### Formats\n\nTold apart by their content, never by their file name.\n\n| format | known by |\n|---|---|\n");
+    let mut s = String::from("#### Formats\n\nTold apart by their content, never by their file name.\n\n| format | known by |\n|---|---|\n");
     for (_, name, keys) in super::detect::SIGNATURES {
         s.push_str(&format!("| {name} | {keys} |\n"));
     }
     s.push('\n');
-    s.push_str("### Table `results`\n\nOne row per result: one benchmark at one setting.\n\n");
+    s.push_str("#### Table `results`\n\nOne row per result: one benchmark at one setting.\n\n");
     s.push_str(&table_md::<ResultCol>(|k| k.results.to_vec()));
-    s.push_str("\n### Table `requests`\n\nOne row per completed request, where the file keeps per-request figures.\n\n");
+    s.push_str("\n#### Table `requests`\n\nOne row per completed request, where the file keeps per-request figures.\n\n");
     s.push_str(&table_md::<RequestCol>(|k| k.requests.to_vec()));
-    s.push_str("\n### Table `series`\n\nOne row per sample of an inferlint run folder's `run.series.jsonl`.\n\n");
+    s.push_str("\n#### Table `series`\n\nOne row per sample of an inferlint run folder's `run.series.jsonl`.\n\n");
     s.push_str(&table_md::<SeriesCol>(|k| k.series.to_vec()));
-    s.push_str("\n### Facts\n\nBeside the tables, each file and run folder gives these facts, each with the file it came from.\n\n| fact | meaning |\n|---|---|\n");
+    s.push_str("\n#### Facts\n\nBeside the tables, each file and run folder gives these facts, each with the file it came from.\n\n| fact | meaning |\n|---|---|\n");
     for (name, what) in FACTS {
         s.push_str(&format!("| `{name}` | {what} |\n"));
     }
