@@ -26,6 +26,7 @@ const journeys = require("./lib/journeys");
 const validate = require("./lib/validate");
 const screenshots = require("./lib/screenshots");
 const bigsite = require("./lib/bigsite");
+const imported = require("./lib/imported");
 const big = require("./lib/big");
 
 // Findings in the generated site for the journeys on long lists.
@@ -55,9 +56,12 @@ async function main() {
   // generated one of a few thousand findings (lists longer than a page).
   const bigRoot = path.join(tmp, "big-root");
   const bigInfo = bigsite.generate(bigRoot, BIG_FINDINGS);
+  const importedRoot = path.join(tmp, "imported-root");
+  const importedInfo = imported.generate(importedRoot);
   const sites = [
     { name: "bundled", root: site.REPO, prefix: "/site/" },
     { name: "fixture", root: path.join(site.REPO, "tests", "fixtures", "minimal"), prefix: "/fixture/" },
+    { name: "imported", root: importedRoot, prefix: "/imported/", ...importedInfo },
     { name: "big", root: bigRoot, prefix: "/big/", ...bigInfo },
   ];
   for (const s of sites) {
@@ -79,7 +83,9 @@ async function main() {
   if (!built) return;
 
   browser = await browserLib.launch();
-  const env = { srv, browser, sites: sites.slice(0, 2), bundled: sites[0], fixture: sites[1], big: sites[2], tmp, shots: SHOTS };
+  // The small sites are crawled page by page; the big one is for the
+  // journeys on long lists.
+  const env = { srv, browser, sites: sites.slice(0, 3), bundled: sites[0], fixture: sites[1], imported: sites[2], big: sites[3], tmp, shots: SHOTS };
 
   // Every page of the two small sites, then every internal link and
   // fragment they hold (the big site is for the journeys on long lists).
@@ -90,6 +96,7 @@ async function main() {
 
   await journeys.all(env, found.bundled);
   await journeys.seen(env, found.bundled);
+  await journeys.importedRun(env);
   await big.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);

@@ -515,4 +515,40 @@ async function seen(env, found) {
   });
 }
 
-module.exports = { all, seen, luminance, follow, tabUntil };
+/// The run read from result files: its page shows the files with their
+/// hashes, what they say (with the file each fact came from), a series
+/// chart with the concurrency asked for marked and a distribution chart;
+/// the published copy of a file is what the page says it is. (axe and the
+/// Nu checker see the page with every other page of the site.)
+async function importedRun(env) {
+  const s = env.imported;
+  await journey(env, "imported run: result files, their facts, a series chart with its mark and a cdf chart", {}, async (page) => {
+    const url = `${s.base}runs/${s.run}/`;
+    const resp = await page.goto(url);
+    H.assert(resp && resp.status() === 200, `${url}: status ${resp && resp.status()}`);
+    const files = await page.locator("section.evidence table.files tbody tr").count();
+    H.assert(files >= 7, `the page lists ${files} result files, expected the run folder's and the detailed file`);
+    const said = await text(page.locator("section.evidence .facts").first());
+    for (const fact of ["Concurrency asked for", "Most requests the server ran", "Preemptions during the run", "KV cache of the start"]) {
+      H.assert(said.includes(fact), `"What the files say" lacks ${fact}: ${said}`);
+    }
+    H.assert(/from\s+raw\//.test(said), "the facts do not name the file they came from");
+    H.assert((await page.locator("svg.plot-line .plot-rules line").count()) === 1, "the series chart has no mark of the concurrency asked for");
+    H.assert((await page.locator("svg.plot-cdf").count()) >= 1, "no distribution (cdf) chart");
+    const desc = await page.locator("svg.plot-cdf desc").first().textContent();
+    H.assert(/^Cumulative distribution of TTFT \(ms\): median /.test(desc), `the cdf's description: ${desc}`);
+    // The published copy is the one the page hashes.
+    const link = page.locator("section.evidence table.files tbody tr", { hasText: "detailed.json" }).first();
+    const href = await link.locator("a").getAttribute("href");
+    const shown = (await text(link.locator("code.hash"))).trim();
+    const bytes = await page.evaluate(async (h) => {
+      const r = await fetch(h);
+      const d = await crypto.subtle.digest("SHA-256", await r.arrayBuffer());
+      return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    }, new URL(href, url).href);
+    H.assert(bytes === shown, `the published detailed.json hashes to ${bytes}, the page says ${shown}`);
+    return `${files} files`;
+  });
+}
+
+module.exports = { all, seen, importedRun, luminance, follow, tabUntil };

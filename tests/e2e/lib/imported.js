@@ -1,0 +1,36 @@
+// A site with a run read from result files: a copy of the fixture site
+// into which `findings import` reads an inferlint run folder and a vLLM
+// file that keeps every request (the fixtures of tests/fixtures/results),
+// so that the suite opens a run page with a series chart (the concurrency
+// asked for marked), a distribution (cdf) chart and the facts of the files.
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+const { spawnSync } = require("child_process");
+const { REPO } = require("./site");
+
+/// Writes the site into `root`; returns the imported run's id.
+function generate(root) {
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.cpSync(path.join(REPO, "tests", "fixtures", "minimal"), root, { recursive: true });
+  const results = path.join(REPO, "tests", "fixtures", "results");
+  const run = "imported-live";
+  const args = [
+    "import", run,
+    path.join(results, "inferlint", "vllm-run"),
+    path.join(results, "vllm", "detailed.json"),
+    "--engine", "vllm", "--version", "0.30", "--root", root,
+  ];
+  const bin = process.env.FINDINGS_BIN;
+  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
+  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
+  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
+  // A finding that cites the run, as a finding would.
+  const f = path.join(root, "findings", "cache-size.md");
+  fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("runs: [cache-sweep]", `runs: [cache-sweep, ${run}]`));
+  return { run };
+}
+
+module.exports = { generate };
