@@ -238,3 +238,56 @@ fn names_that_only_look_like_credentials_are_left_alone() {
     assert_eq!(holds_credential(log), None);
     assert_eq!(scrub("boot.log", log, false).unwrap().removed, []);
 }
+
+/// `holds_credential` glances at a JSON file's strings before it walks the
+/// file: the glance must never clear a file the walk would flag. Every
+/// fixture, and credentials spelled to slip past a glance, give the answer
+/// the full scrub gives.
+#[test]
+fn the_quick_look_for_credentials_agrees_with_the_full_pass() {
+    use findings::results::scrub::Removed;
+    let full = |b: &[u8]| {
+        scrub("x.json", b, true)
+            .unwrap()
+            .removed
+            .iter()
+            .any(|r| r.kind == Removed::Credential)
+    };
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for dir in
+        walkdir::WalkDir::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results"))
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+    {
+        cases.push(std::fs::read(dir.path()).unwrap());
+    }
+    for tricky in [
+        r#"{"api\u005fkey": "sk-live-1"}"#,
+        r#"{"headers": {"Authorization": "Bearer abc"}}"#,
+        r#"{"cmd": "aiperf --api-key sk-2 --url x"}"#,
+        r#"{"url": "http://user:hunter2@host:8000/v1"}"#,
+        r#"{"token": 12345}"#,
+        r#"{"password": {"value": "x"}}"#,
+        r#"{"note": "\u0074oken=abc"}"#,
+        r#"{"api_key": null, "n": [1, 2, 3], "token": "****"}"#,
+        r#"{"model": "m", "ttfts": [0.1, 0.2]}"#,
+    ] {
+        cases.push(tricky.as_bytes().to_vec());
+    }
+    let mut flagged = 0;
+    for b in &cases {
+        if !b.starts_with(b"{") && !b.starts_with(b"[") {
+            continue;
+        }
+        let quick = holds_credential(b).is_some();
+        assert_eq!(
+            quick,
+            full(b),
+            "{}",
+            String::from_utf8_lossy(&b[..b.len().min(200)])
+        );
+        flagged += usize::from(quick);
+    }
+    assert!(flagged >= 7, "the tricky cases are found: {flagged}");
+}
