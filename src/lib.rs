@@ -27,6 +27,7 @@ pub mod assets;
 pub mod audit;
 pub mod authoring;
 pub mod chart;
+pub mod checks;
 pub mod diagnostics;
 pub mod fuzz;
 pub mod import;

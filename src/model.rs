@@ -8,6 +8,7 @@
 //! they never recompute them, so per-page work stays independent of the
 //! number of findings.
 
+use crate::checks::{Outcome, Verdict};
 use crate::record::*;
 use crate::state::{state_of, State};
 use crate::urls;
@@ -64,6 +65,14 @@ pub struct Model {
     pub citations: Vec<Vec<usize>>,
     /// For each finding, the charts its page shows.
     pub charts: Vec<Vec<ChartRef>>,
+    /// For each run, the verdict of every check that applies to it
+    /// (`crate::checks`), computed once.
+    pub checks: Vec<Vec<Outcome>>,
+    /// For each check, the findings that name it (by id).
+    pub check_findings: BTreeMap<String, Vec<usize>>,
+    /// For each finding, the runs its checks flagged (or that acknowledge
+    /// breaking them): (run, outcome) indexes, in run order.
+    pub flagged: Vec<Vec<(usize, usize)>>,
     /// Per engine, in `site.yaml` order.
     pub engines: Vec<EngineIndex>,
     /// Per group, in `site.yaml` order: listed findings by id.
@@ -217,6 +226,34 @@ impl Model {
             }
         }
 
+        let checks: Vec<Vec<Outcome>> = {
+            use rayon::prelude::*;
+            let names = site.engine_names();
+            runs.par_iter()
+                .map(|r| crate::checks::evaluate(r, &names))
+                .collect()
+        };
+        let mut check_findings: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, f) in findings.iter().enumerate() {
+            for c in &f.checks {
+                let list = check_findings.entry(c.clone()).or_default();
+                if !list.contains(&i) {
+                    list.push(i);
+                }
+            }
+        }
+        // From each flag to the findings that name its check: linear in
+        // the flags, whatever the number of findings and runs.
+        let mut flagged: Vec<Vec<(usize, usize)>> = vec![Vec::new(); findings.len()];
+        for (r, outcomes) in checks.iter().enumerate() {
+            for (k, o) in outcomes.iter().enumerate() {
+                if matches!(o.verdict, Verdict::Flagged | Verdict::Acknowledged) {
+                    for &i in check_findings.get(o.check).into_iter().flatten() {
+                        flagged[i].push((r, k));
+                    }
+                }
+            }
+        }
         Model {
             site,
             findings,
@@ -226,6 +263,9 @@ impl Model {
             listed,
             backlinks,
             citations,
+            checks,
+            check_findings,
+            flagged,
             charts,
             engines,
             groups,

@@ -449,6 +449,8 @@ pub struct Finding {
     pub runs: Vec<String>,
     /// `<run-id>/<chart-id>`; empty means every chart of its runs.
     pub charts: Vec<String>,
+    /// The checks that carry the finding's advice (`crate::checks`).
+    pub checks: Vec<String>,
     /// Old site paths that redirect here.
     pub aliases: Vec<String>,
     /// Left out of the build unless `--drafts`.
@@ -635,8 +637,22 @@ pub struct Run {
     pub tables: Vec<Table>,
     /// Charts.
     pub charts: Vec<ChartSpec>,
+    /// Checks the run breaks on purpose, each with its reason.
+    pub acknowledged: Vec<Acknowledgment>,
     /// Field positions.
     pub spans: Spans,
+}
+
+/// A check a run breaks on purpose: it is the evidence of that pitfall, or
+/// its source lacks what the check reads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Acknowledgment {
+    /// The check's name.
+    pub check: String,
+    /// Why, for readers.
+    pub reason: String,
+    /// Where it is in `run.yaml` (`acknowledged[0]`).
+    pub path_in_yaml: String,
 }
 
 impl Run {

@@ -24,7 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["state", "urls", "sink"],
     // Libraries of the stages: Markdown (with highlighting), charts, and
     // the benchmark tools' result files.
-    &["markdown", "chart", "results"],
+    &["markdown", "chart", "results", "checks"],
     // Stage 1.
     &["load"],
     // Stage 2.

@@ -179,6 +179,7 @@ pub(super) fn parse_finding(
     });
     let runs = doc.string_list(obj, "runs");
     let charts = doc.string_list(obj, "charts");
+    let checks = super::check_names::check_list(&mut doc, obj, "checks");
     let aliases = doc.string_list(obj, "aliases");
     let draft = doc.opt_bool(obj, "draft");
     let withdrawn = match doc.get(obj, "withdrawn") {
@@ -231,6 +232,7 @@ pub(super) fn parse_finding(
         links,
         runs,
         charts,
+        checks,
         aliases,
         draft,
         withdrawn,

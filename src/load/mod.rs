@@ -19,6 +19,7 @@
 //! - this file holds the limits, the field names each record may use (the
 //!   JSON Schemas in `schemas/` follow them) and [`load`], which runs it all.
 
+mod check_names;
 mod evidence;
 mod fields;
 mod files;
@@ -120,6 +121,7 @@ const FINDING_FIELDS: &[&str] = &[
     "links",
     "runs",
     "charts",
+    "checks",
     "aliases",
     "draft",
     "withdrawn",
@@ -139,10 +141,11 @@ const LINK_FIELDS: &[&str] = &["label", "url", "kind"];
 const LINK_KINDS: &[&str] = &["issue", "pr", "patch", "investigation", "check", "docs"];
 const RUN_FIELDS: &[&str] = &[
     "title", "date", "setups", "model", "hardware", "client", "endpoint", "source", "notes",
-    "results", "tables", "charts",
+    "results", "tables", "charts", "acknowledged",
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
 const RESULT_FIELDS: &[&str] = &["path", "setup"];
+const ACK_FIELDS: &[&str] = &["check", "reason"];
 const TABLE_FIELDS: &[&str] = &["file", "title", "columns", "derive"];
 const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];
 const CHART_FIELDS: &[&str] = &[

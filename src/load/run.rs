@@ -340,6 +340,7 @@ fn parse_run(
         charts.push(chart);
     }
 
+    let acknowledged = super::check_names::acknowledged(&mut doc, obj);
     let content_hash = crate::util::hash_of((
         text,
         tables
@@ -368,6 +369,7 @@ fn parse_run(
         results: evidence.sources,
         tables,
         charts,
+        acknowledged,
         spans,
     })
 }

@@ -3,6 +3,7 @@
 //! that wrote each) and the facts read from them, each naming its file.
 //! Takes a run; hands `export::run` the `results` of its export.
 
+use crate::model::Model;
 use crate::record::Run;
 use crate::urls;
 use serde::{Deserialize, Serialize};
@@ -88,6 +89,64 @@ pub(super) fn of(run: &Run, base: &str) -> Vec<ResultSourceExport> {
                     note: f.note.clone(),
                 })
                 .collect(),
+        })
+        .collect()
+}
+
+/// A check's verdict on a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckExport {
+    /// The check's name (`one-client`; docs/checks.md).
+    pub name: String,
+    /// `passed`, `flagged`, `cannot tell` or `acknowledged`.
+    pub verdict: String,
+    /// What it found.
+    pub message: String,
+    /// For an acknowledged check, the run's reason.
+    pub reason: Option<String>,
+    /// The ids of the findings whose advice it carries.
+    pub findings: Vec<u32>,
+}
+
+/// A run a finding's checks flagged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlaggedExport {
+    /// The run's id.
+    pub run: String,
+    /// The check.
+    pub check: String,
+    /// `flagged` or `acknowledged`.
+    pub verdict: String,
+}
+
+/// The checks' verdicts on run `r` of `model`.
+pub(super) fn checks(model: &Model, r: usize) -> Vec<CheckExport> {
+    model.checks[r]
+        .iter()
+        .map(|o| CheckExport {
+            name: o.check.to_string(),
+            verdict: o.verdict.as_str().to_string(),
+            message: o.message.clone(),
+            reason: o.reason.clone(),
+            findings: model
+                .check_findings
+                .get(o.check)
+                .into_iter()
+                .flatten()
+                .map(|&i| model.findings[i].id)
+                .collect(),
+        })
+        .collect()
+}
+
+/// The runs finding `i`'s checks flagged.
+pub(super) fn flagged(model: &Model, i: usize) -> Vec<FlaggedExport> {
+    model.flagged[i]
+        .iter()
+        .map(|&(r, k)| FlaggedExport {
+            run: model.runs[r].id.clone(),
+            check: model.checks[r][k].check.to_string(),
+            verdict: model.checks[r][k].verdict.as_str().to_string(),
         })
         .collect()
 }

@@ -153,6 +153,12 @@ pub struct FindingExport {
     pub runs: Vec<String>,
     /// `<run-id>/<chart-id>`, as written.
     pub charts: Vec<String>,
+    /// The checks that carry its advice, and the runs they flagged.
+    #[serde(default)]
+    pub checks: Vec<String>,
+    /// The runs its checks flagged (or that acknowledge breaking them).
+    #[serde(default)]
+    pub flagged_runs: Vec<super::evidence::FlaggedExport>,
     /// Old addresses.
     pub aliases: Vec<String>,
     /// Only true in a build with `--drafts`.
@@ -260,6 +266,9 @@ pub struct RunExport {
     /// (empty for a run of CSV tables only, and in exports before them).
     #[serde(default)]
     pub results: Vec<super::evidence::ResultSourceExport>,
+    /// The verdict of every check that applies to the run.
+    #[serde(default)]
+    pub checks: Vec<super::evidence::CheckExport>,
     /// Tables with their data.
     pub tables: Vec<TableExport>,
     /// Chart specs.
@@ -437,6 +446,8 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
             .collect(),
         runs: f.runs.clone(),
         charts: f.charts.clone(),
+        checks: f.checks.clone(),
+        flagged_runs: super::evidence::flagged(model, i),
         aliases: f.aliases.clone(),
         draft: f.draft,
         withdrawn: f.withdrawn.as_ref().map(|w| WithdrawnExport {
@@ -478,6 +489,7 @@ fn run(model: &Model, r: usize) -> RunExport {
         source: run.source.clone(),
         notes: run.notes.clone(),
         results: super::evidence::of(run, base),
+        checks: super::evidence::checks(model, r),
         tables: run
             .tables
             .iter()

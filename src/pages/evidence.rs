@@ -6,7 +6,9 @@
 //! to the file it came from. Takes a run; hands the run page's context its
 //! `evidence`.
 
+use crate::checks::Place;
 use crate::markdown;
+use crate::model::Model;
 use crate::record::{RawFile, ResultSource, Run, RunFact};
 use crate::urls::{self, ROOT};
 use crate::util::escape_html;
@@ -136,6 +138,75 @@ fn facts(run: &Run, s: &ResultSource) -> Vec<FactView> {
         }
     }
     out
+}
+
+/// A check's verdict on the run, as its page shows it.
+#[derive(Serialize)]
+struct CheckView {
+    name: &'static str,
+    verdict: &'static str,
+    /// The verdict as a class name (`flagged`, `cannot-tell`).
+    class: String,
+    message: String,
+    reason: Option<String>,
+    /// The findings whose advice it carries.
+    findings: Vec<super::view::NamedLink>,
+    /// The file or table row of the evidence, with its address.
+    evidence: Option<SourceLink>,
+}
+
+/// The checks that apply to run `r` of `model`, for its "Checked against
+/// the findings" box.
+pub(super) fn checks(model: &Model, r: usize) -> Vec<impl Serialize> {
+    let run = &model.runs[r];
+    model.checks[r]
+        .iter()
+        .map(|o| CheckView {
+            name: o.check,
+            verdict: o.verdict.as_str(),
+            class: o.verdict.as_str().replace(' ', "-"),
+            message: markdown::render_inline(&o.message),
+            reason: o.reason.clone(),
+            findings: model
+                .check_findings
+                .get(o.check)
+                .into_iter()
+                .flatten()
+                .map(|&i| {
+                    let f = &model.findings[i];
+                    super::view::NamedLink {
+                        name: format!("F{}", f.id),
+                        url: format!("{ROOT}{}", urls::finding(&f.slug)),
+                    }
+                })
+                .collect(),
+            evidence: match &o.at {
+                Place::File { path, .. } => Some(SourceLink {
+                    path: path.clone(),
+                    url: format!("{ROOT}{}", urls::run_file(&run.id, path)),
+                }),
+                Place::Row { table, line } => Some(SourceLink {
+                    path: format!("{table}, line {line}"),
+                    url: format!("{ROOT}{}", urls::run_file(&run.id, table)),
+                }),
+                Place::Run => None,
+            },
+        })
+        .collect::<Vec<_>>()
+}
+
+/// The preemptions the run recorded, when there were some: the run page
+/// says so beside its figures, which then hold requests computed twice.
+pub(super) fn preempted(run: &Run) -> Option<String> {
+    let names = std::collections::BTreeMap::new();
+    let ev = crate::checks::Evidence::of(run, &names);
+    let n: f64 = ev
+        .values("preemptions")
+        .iter()
+        .filter_map(|v| v.number)
+        .filter(|n| n.is_finite())
+        .sum();
+    (n > 0.0).then(|| figure(n))
 }
 
 /// A fact's value as a reader reads it: numbers rounded to what matters

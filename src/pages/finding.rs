@@ -263,6 +263,8 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
             "runs": runs,
             "charts": drawn.iter().map(|(_, v)| v).collect::<Vec<_>>(),
             "backlinks": cards(prepared, &model.backlinks[i]),
+            "checks": f.checks,
+            "flagged_runs": flagged_runs(model, i),
             "permalink": permalink,
             "markdown_link": format!("[F{}: {}]({})", f.id, md_title, permalink),
             "withdrawn": f.withdrawn.as_ref().map(|w| serde_json::json!({"date": w.date.to_string(), "date_long": w.date.long(), "reason": w.reason})),
@@ -319,6 +321,27 @@ fn terms<'a>(
             url: pages
                 .contains_key(&urls::segment(n))
                 .then(|| format!("{ROOT}{}", url_of(n))),
+        })
+        .collect()
+}
+
+/// The runs the checks of finding `i` flagged (or that acknowledge
+/// breaking them), for its page: each run linked, with the check, its
+/// verdict and what it found.
+fn flagged_runs(model: &Model, i: usize) -> Vec<serde_json::Value> {
+    model.flagged[i]
+        .iter()
+        .map(|&(r, k)| {
+            let (run, o) = (&model.runs[r], &model.checks[r][k]);
+            serde_json::json!({
+                "title": run.title,
+                "url": format!("{ROOT}{}", urls::run(&run.id)),
+                "check": o.check,
+                "verdict": o.verdict.as_str(),
+                "class": o.verdict.as_str().replace(' ', "-"),
+                "message": crate::markdown::render_inline(&o.message),
+                "reason": o.reason,
+            })
         })
         .collect()
 }

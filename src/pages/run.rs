@@ -280,6 +280,8 @@ pub(super) fn job(
             },
             "setups": setups,
             "evidence": evidence::of(run),
+            "checks": evidence::checks(model, r),
+            "preempted": evidence::preempted(run),
             "tables": tables,
             "charts": run_charts,
             "cited_by": cards(prepared, &model.citations[r]),

@@ -132,6 +132,10 @@ impl<'s> Reuse<'s> {
         // engines depend on how many findings each engine has).
         let global = hash_of((
             links,
+            // What the checks say of every run, and which findings name
+            // each check: run pages, finding pages and both JSON exports
+            // show them.
+            (&model.checks, &model.check_findings),
             model.nav_engines(),
             templates.fingerprint(),
             model.site.content_hash,

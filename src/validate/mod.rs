@@ -16,7 +16,9 @@
 //! - `pages.rs`: the pages a build makes ([`Pages`], [`site_pages`]) and the
 //!   aliases checked against them;
 //! - `run.rs`: each run's tables and charts, read as the build will;
-//! - `evidence.rs`: each run's result files against its setups and model.
+//! - `evidence.rs`: each run's result files against its setups and model;
+//! - `verdicts.rs`: the checks on each run (`crate::checks`), their flags
+//!   as warnings.
 
 mod evidence;
 mod finding;
@@ -24,6 +26,7 @@ mod hints;
 mod pages;
 mod run;
 mod site;
+mod verdicts;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::load::Loaded;
@@ -122,6 +125,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .iter()
         .map(|e| (e.id.clone(), e.name.clone()))
         .collect();
+    let cited = verdicts::citing(&loaded.findings);
     let per_run: Vec<Diagnostics> = loaded
         .runs
         .par_iter()
@@ -129,6 +133,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
             let mut d = Diagnostics::new();
             check_run(loaded, r, &colors, &names, &mut d);
             evidence::check(r, &mut d);
+            verdicts::check(r, &names, &cited, &mut d);
             d
         })
         .collect();

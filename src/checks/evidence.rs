@@ -1,0 +1,253 @@
+//! What a check sees of a run: every value of a name, wherever the run
+//! holds it. A run made of result files holds facts (each from a file of
+//! an entry of `results`, which names its setup) and derived tables; a run
+//! typed by hand holds CSV tables, whose columns count when they use the
+//! vocabulary's names (`max_concurrency`, `max_running`, `client`, …), and
+//! its own fields (`client`, `endpoint`). Each value says where it is, so
+//! that a flag points at the file, the row, or the run.
+
+use crate::record::Run;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a value is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// A file of the run's result files: its path in the run's folder, and
+    /// the index of its entry in `results`.
+    File {
+        /// The file, in the run's folder.
+        path: String,
+        /// Its entry of `results`.
+        entry: usize,
+    },
+    /// A row of a CSV table of the run's folder.
+    Row {
+        /// The table's file, in the run's folder.
+        table: String,
+        /// The row's line in it.
+        line: usize,
+    },
+    /// The run itself: a field of its `run.yaml`.
+    Run,
+}
+
+/// One value of a name, with the setup it measured (where known) and where
+/// it is.
+#[derive(Debug, Clone)]
+pub struct Value {
+    /// As written.
+    pub text: String,
+    /// As a number, when it is one (`inf` is infinite).
+    pub number: Option<f64>,
+    /// The index of the setup it measured, in the run's `setups`.
+    pub setup: Option<usize>,
+    /// Where it is.
+    pub at: Place,
+    /// How a result file's reader got it, or why it is unknown (a value
+    /// known to be unknown has empty `text`).
+    pub note: Option<String>,
+}
+
+/// The names a check asks for, and where a run holds each: facts of result
+/// files, columns of tables, the run's own field.
+const NAMES: &[(&str, &[&str], &[&str], Option<&str>)] = &[
+    // name, fact names, column names, run field
+    ("client", &["tool"], &["client", "tool"], Some("client")),
+    ("endpoint", &["endpoint"], &["endpoint"], Some("endpoint")),
+    ("max_concurrency", &["max_concurrency"], &["max_concurrency"], None),
+    ("request_rate", &["request_rate"], &["request_rate"], None),
+    ("max_running", &["max_running"], &["max_running"], None),
+    ("max_streaming", &[], &["max_streaming"], None),
+    ("running_limit", &["running_limit"], &["running_limit"], None),
+    ("preemptions", &["preemptions"], &["preemptions"], None),
+    ("kv_cache_tokens", &["kv_cache_tokens"], &["kv_cache_tokens"], None),
+    ("failed", &["failed"], &["failed"], None),
+    ("completed", &[], &["completed"], None),
+    ("num_prompts", &[], &["num_prompts"], None),
+];
+
+/// A run as the checks see it.
+pub struct Evidence<'r> {
+    /// The run.
+    pub run: &'r Run,
+    /// The site's engines' names, by id, for messages.
+    names: &'r BTreeMap<String, String>,
+}
+
+impl<'r> Evidence<'r> {
+    /// The evidence of `run`; `names` gives engines' names by id.
+    pub fn of(run: &'r Run, names: &'r BTreeMap<String, String>) -> Evidence<'r> {
+        Evidence { run, names }
+    }
+
+    /// Every value of `name` (one of the names checks ask for): facts of
+    /// the result files first, then cells of the tables (a derived table
+    /// only for names no fact gives: the rows repeat the facts), then the
+    /// run's own field.
+    pub fn values(&self, name: &str) -> Vec<Value> {
+        let Some(&(_, facts, columns, field)) = NAMES.iter().find(|n| n.0 == name) else {
+            return Vec::new();
+        };
+        let run = self.run;
+        let mut out = Vec::new();
+        for (entry, s) in run.results.iter().enumerate() {
+            for f in s.facts.iter().filter(|f| facts.contains(&f.name.as_str())) {
+                out.push(Value {
+                    text: f.value.clone().unwrap_or_default(),
+                    number: f.number,
+                    setup: s.setup,
+                    at: Place::File {
+                        path: f.source.clone(),
+                        entry,
+                    },
+                    note: f.note.clone(),
+                });
+            }
+        }
+        let from_facts = !out.is_empty();
+        for t in &run.tables {
+            if t.derived.is_some() && from_facts {
+                continue;
+            }
+            let Some(col) = columns.iter().find_map(|c| t.index(c)) else {
+                continue;
+            };
+            let setup_col = t.index("setup");
+            let engine_col = t.index("engine");
+            for (r, row) in t.rows.iter().enumerate() {
+                let Some(cell) = row.get(col).filter(|c| !c.trim().is_empty()) else {
+                    continue;
+                };
+                let setup = match (setup_col, engine_col) {
+                    (Some(i), _) => run.setups.iter().position(|s| s.name() == row[i]),
+                    (None, Some(i)) => self.only_setup_of(&row[i]),
+                    _ => (run.setups.len() == 1).then_some(0),
+                };
+                let at = match (&t.derived, t.index("source")) {
+                    (Some(_), Some(i)) => Place::File {
+                        path: row[i].clone(),
+                        entry: run
+                            .results
+                            .iter()
+                            .position(|s| row[i].starts_with(&s.path))
+                            .unwrap_or(0),
+                    },
+                    _ => Place::Row {
+                        table: t.file.clone(),
+                        line: t.row_lines.get(r).copied().unwrap_or(r + 2),
+                    },
+                };
+                out.push(Value {
+                    text: cell.trim().to_string(),
+                    number: number(cell),
+                    setup,
+                    at,
+                    note: None,
+                });
+            }
+        }
+        let own = match field {
+            Some("client") => run.client.as_ref(),
+            Some("endpoint") => run.endpoint.as_ref(),
+            _ => None,
+        };
+        if let (Some(v), true) = (own, out.is_empty()) {
+            out.push(Value {
+                text: v.clone(),
+                number: None,
+                setup: None,
+                at: Place::Run,
+                note: None,
+            });
+        }
+        out
+    }
+
+    /// The distinct values of `name`, as written, in the order they come.
+    pub fn distinct(&self, name: &str) -> Vec<String> {
+        let mut seen = BTreeSet::new();
+        self.values(name)
+            .into_iter()
+            .filter(|v| !v.text.is_empty() && seen.insert(v.text.clone()))
+            .map(|v| v.text)
+            .collect()
+    }
+
+    /// The engines the run's setups measured, each once.
+    pub fn engines(&self) -> BTreeSet<&str> {
+        self.run.setups.iter().map(|s| s.engine.as_str()).collect()
+    }
+
+    /// Whether the run measured under load: it asked for a concurrency or
+    /// a request rate.
+    pub fn is_load_run(&self) -> bool {
+        !self.values("max_concurrency").is_empty() || !self.values("request_rate").is_empty()
+    }
+
+    /// The engine of setup `i`.
+    pub fn engine_of(&self, i: Option<usize>) -> Option<&str> {
+        i.and_then(|i| self.run.setups.get(i)).map(|s| s.engine.as_str())
+    }
+
+    /// The one setup of engine `engine`, if the run has exactly one.
+    fn only_setup_of(&self, engine: &str) -> Option<usize> {
+        let mut of = self
+            .run
+            .setups
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.engine == engine.trim());
+        match (of.next(), of.next()) {
+            (Some((i, _)), None) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The name of setup `i` as readers know it: its label, else the
+    /// engine's name and the version ("vLLM 0.30"); "the run" when the
+    /// setup is not known.
+    pub fn setup_name(&self, i: Option<usize>) -> String {
+        let Some(s) = i.and_then(|i| self.run.setups.get(i)) else {
+            return "the run".to_string();
+        };
+        if let Some(l) = &s.label {
+            return l.clone();
+        }
+        let engine = self.names.get(&s.engine).unwrap_or(&s.engine);
+        match &s.version {
+            Some(v) => format!("{engine} {v}"),
+            None => engine.clone(),
+        }
+    }
+}
+
+fn number(cell: &str) -> Option<f64> {
+    let t = cell.trim();
+    if t.eq_ignore_ascii_case("inf") {
+        return Some(f64::INFINITY);
+    }
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// A number as a message writes it: whole numbers without a point and
+/// with thousands separated (`37,760`), others as they are.
+pub(super) fn figure(v: f64) -> String {
+    if v.is_infinite() {
+        return "unlimited".into();
+    }
+    if v.fract() != 0.0 || v.abs() >= 1e15 {
+        return format!("{v}");
+    }
+    let digits = format!("{}", (v as i64).unsigned_abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 {
+        out.insert(0, '-');
+    }
+    out
+}

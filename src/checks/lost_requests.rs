@@ -1,0 +1,78 @@
+//! `no-lost-requests` (F15): every request of a benchmark completed, or
+//! its figures say which did not. NInfer's admission cap rejected a request
+//! while it waited; a throughput or latency figure is then of the requests
+//! that completed only.
+
+use super::evidence::{figure, Evidence, Place};
+use super::{Check, Verdict};
+
+pub(super) const CHECK: Check = Check {
+    name: "no-lost-requests",
+    reads: "the requests of each result: sent (`num_prompts`), completed (`completed`) and failed (`failed`), from the result files or a table's columns",
+    flags: "flags a result with failed requests, or fewer completed than sent; cannot tell when the run records how many completed but neither how many were sent nor how many failed",
+    decide,
+};
+
+fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
+    let run = ev.run;
+    // Row by row: the results tables (derived, or typed with the
+    // vocabulary's names) hold each result's counts side by side.
+    let mut lost = Vec::new();
+    let mut whole = 0usize;
+    let mut undecided = None;
+    let mut any = false;
+    for t in &run.tables {
+        let (Some(c), sent, failed) = (t.index("completed"), t.index("num_prompts"), t.index("failed")) else {
+            continue;
+        };
+        for (r, row) in t.rows.iter().enumerate() {
+            let num = |i: Option<usize>| i.and_then(|i| row.get(i)).and_then(|v| v.trim().parse::<f64>().ok());
+            let Some(done) = num(Some(c)) else { continue };
+            any = true;
+            let at = match (t.derived.is_some(), t.index("source")) {
+                (true, Some(s)) => Place::File {
+                    path: row[s].clone(),
+                    entry: run.results.iter().position(|e| row[s].starts_with(&e.path)).unwrap_or(0),
+                },
+                _ => Place::Row { table: t.file.clone(), line: t.row_lines.get(r).copied().unwrap_or(r + 2) },
+            };
+            let who = t
+                .index("setup")
+                .and_then(|s| row.get(s))
+                .filter(|s| !s.is_empty())
+                .cloned()
+                .unwrap_or_else(|| format!("{}, line {}", t.file, t.row_lines.get(r).copied().unwrap_or(r + 2)));
+            match (num(sent), num(failed)) {
+                (_, Some(f)) if f > 0.0 => lost.push((format!("{who}: {} of {} requests failed", figure(f), figure(done + f)), at)),
+                (Some(n), _) if done < n => lost.push((format!("{who}: {} of {} requests completed", figure(done), figure(n)), at)),
+                (None, None) => undecided = undecided.or(Some((who, done))),
+                _ => whole += 1,
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    Some(if let Some((_, at)) = lost.first() {
+        (
+            Verdict::Flagged,
+            format!(
+                "{}: the figures are of the completed requests only",
+                lost.iter().map(|l| l.0.as_str()).collect::<Vec<_>>().join("; ")
+            ),
+            at.clone(),
+        )
+    } else if let Some((who, done)) = undecided {
+        (
+            Verdict::CannotTell,
+            format!("cannot tell: {who} records that {} requests completed, but not how many were sent or failed", figure(done)),
+            Place::Run,
+        )
+    } else {
+        (
+            Verdict::Passed,
+            format!("every request completed ({whole} result{})", if whole == 1 { "" } else { "s" }),
+            Place::Run,
+        )
+    })
+}
