@@ -32,6 +32,7 @@ pub mod diagnostics;
 pub mod fuzz;
 pub mod import;
 pub mod incremental;
+pub mod lint;
 pub mod load;
 pub mod markdown;
 pub mod model;

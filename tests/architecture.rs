@@ -44,6 +44,7 @@ const LAYERS: &[&[&str]] = &[
     &["pipeline"],
     // Commands and tools over the pipeline.
     &["serve", "authoring", "audit", "import", "fuzz"],
+    &["lint"],
 ];
 
 /// The longest a source file may be, in lines.

@@ -175,6 +175,7 @@ cases! {
     chart_of_a_run_not_listed,
     chart_reference_with_dot_dot,
     chart_reference_without_run,
+    check_names_unknown,
     clean_index_after_a_bad_item,
     column_label_empty_or_a_number,
     column_unit_is_a_list,

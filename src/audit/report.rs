@@ -445,7 +445,7 @@ pub fn github_error(
     out
 }
 
-fn command(
+pub(crate) fn command(
     out: &mut String,
     level: &str,
     file: Option<&str>,

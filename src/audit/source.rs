@@ -66,6 +66,8 @@ pub struct CatalogFinding {
     pub url: String,
     /// Its engine entries.
     pub entries: Vec<EngineEntry>,
+    /// The checks that carry its advice (`findings lint` applies them).
+    pub checks: Vec<String>,
 }
 
 /// Why a source gave no catalog.
@@ -132,6 +134,7 @@ impl Catalog {
                 what_to_do: crate::markdown::what_to_do_text(&f.body),
                 url: format!("{}{}", model.site.base_url, urls::short(f.id)),
                 entries: f.engines.clone(),
+                checks: f.checks.clone(),
             })
             .collect();
         Catalog {
@@ -168,6 +171,7 @@ impl Catalog {
                 what_to_do: f.what_to_do.clone(),
                 url: f.urls.permalink.clone(),
                 entries,
+                checks: f.checks.clone(),
             });
         }
         Ok(Catalog {

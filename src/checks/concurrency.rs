@@ -44,7 +44,11 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     if asked.is_empty() {
         return None;
     }
-    let (limit, streaming, running) = (finite("running_limit"), finite("max_streaming"), finite("max_running"));
+    let (limit, streaming, running) = (
+        finite("running_limit"),
+        finite("max_streaming"),
+        finite("max_running"),
+    );
     let most = |vs: &[&Value]| -> Option<(f64, Place)> {
         vs.iter()
             .filter_map(|v| v.number.map(|n| (n, v.at.clone())))
@@ -68,7 +72,9 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                     who: format!("in {table}, line {line}"),
                     want: a.number.unwrap_or(0.0),
                     limit: most(&l),
-                    ran: most(&s).map(|(n, p)| (n, p, true)).or(most(&r).map(|(n, p)| (n, p, false))),
+                    ran: most(&s)
+                        .map(|(n, p)| (n, p, true))
+                        .or(most(&r).map(|(n, p)| (n, p, false))),
                     trt: ev.engine_of(a.setup) == Some("tensorrt-llm"),
                 });
             }
@@ -93,7 +99,11 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
         let st = of(&streaming, &by_row, s);
         cases.push(Case {
             who: ev.setup_name(s),
-            want: rest.iter().filter(|v| v.setup == s).filter_map(|v| v.number).fold(0.0, f64::max),
+            want: rest
+                .iter()
+                .filter(|v| v.setup == s)
+                .filter_map(|v| v.number)
+                .fold(0.0, f64::max),
             limit: most(&of(&limit, &by_row, s)),
             ran: most(&st)
                 .map(|(n, p)| (n, p, true))
@@ -127,12 +137,19 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
         let m: Vec<&str> = fewer.iter().map(|(m, _)| m.as_str()).collect();
         (
             Verdict::Flagged,
-            format!("{}, so figures said to be at that concurrency are of fewer requests at once", m.join("; ")),
+            format!(
+                "{}, so figures said to be at that concurrency are of fewer requests at once",
+                m.join("; ")
+            ),
             at.clone(),
         )
     } else if !unknown.is_empty() {
         let m: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
-        (Verdict::CannotTell, format!("cannot tell: {}", m.join("; ")), Place::Run)
+        (
+            Verdict::CannotTell,
+            format!("cannot tell: {}", m.join("; ")),
+            Place::Run,
+        )
     } else {
         let m: Vec<&str> = reached.iter().map(|s| s.as_str()).collect();
         (Verdict::Passed, m.join("; "), Place::Run)
@@ -153,7 +170,10 @@ fn judge(c: Case) -> Said {
     let want = figure(c.want);
     if let Some((l, at)) = c.limit.clone().filter(|(l, _)| *l < c.want) {
         return Said::Fewer(
-            say(format!("asked for {want} requests at once, but the server set its running limit to {}", figure(l))),
+            say(format!(
+                "asked for {want} requests at once, but the server set its running limit to {}",
+                figure(l)
+            )),
             at,
         );
     }

@@ -48,19 +48,43 @@ pub struct Value {
     pub note: Option<String>,
 }
 
+/// A name a check asks for: the facts of result files, the columns of
+/// tables and the field of the run that hold it.
+type Source = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    Option<&'static str>,
+);
+
 /// The names a check asks for, and where a run holds each: facts of result
 /// files, columns of tables, the run's own field.
-const NAMES: &[(&str, &[&str], &[&str], Option<&str>)] = &[
+const NAMES: &[Source] = &[
     // name, fact names, column names, run field
     ("client", &["tool"], &["client", "tool"], Some("client")),
     ("endpoint", &["endpoint"], &["endpoint"], Some("endpoint")),
-    ("max_concurrency", &["max_concurrency"], &["max_concurrency"], None),
+    (
+        "max_concurrency",
+        &["max_concurrency"],
+        &["max_concurrency"],
+        None,
+    ),
     ("request_rate", &["request_rate"], &["request_rate"], None),
     ("max_running", &["max_running"], &["max_running"], None),
     ("max_streaming", &[], &["max_streaming"], None),
-    ("running_limit", &["running_limit"], &["running_limit"], None),
+    (
+        "running_limit",
+        &["running_limit"],
+        &["running_limit"],
+        None,
+    ),
     ("preemptions", &["preemptions"], &["preemptions"], None),
-    ("kv_cache_tokens", &["kv_cache_tokens"], &["kv_cache_tokens"], None),
+    (
+        "kv_cache_tokens",
+        &["kv_cache_tokens"],
+        &["kv_cache_tokens"],
+        None,
+    ),
     ("failed", &["failed"], &["failed"], None),
     ("completed", &[], &["completed"], None),
     ("num_prompts", &[], &["num_prompts"], None),
@@ -186,7 +210,8 @@ impl<'r> Evidence<'r> {
 
     /// The engine of setup `i`.
     pub fn engine_of(&self, i: Option<usize>) -> Option<&str> {
-        i.and_then(|i| self.run.setups.get(i)).map(|s| s.engine.as_str())
+        i.and_then(|i| self.run.setups.get(i))
+            .map(|s| s.engine.as_str())
     }
 
     /// The one setup of engine `engine`, if the run has exactly one.

@@ -9,7 +9,7 @@ use super::{Check, Verdict};
 
 pub(super) const CHECK: Check = Check {
     name: "kv-cache-recorded",
-    reads: "the KV cache size of each start (a `kv_cache_tokens` fact from the start's log, or column), in a run that compares starts: two setups of one engine, version and flags, two result entries of one setup, or a table of KV cache sizes",
+    reads: "the KV cache size of each start (a `kv_cache_tokens` fact from the start's log, or column), in a run that compares starts: two setups of one engine, version and flags (told apart by their labels), or a table of the KV cache sizes of several starts",
     flags: "flags a start of such a run without its KV cache size; cannot tell whether two setups are starts with the same flags when they record no flags",
     decide,
 };
@@ -17,7 +17,8 @@ pub(super) const CHECK: Check = Check {
 fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     let run = ev.run;
     let sizes = ev.values("kv_cache_tokens");
-    // Starts: result entries of one setup, or setups alike but for their name.
+    // Starts: setups alike but for their names. (Two result files of one
+    // setup may be two benchmarks of one start.)
     let mut starts: Vec<(String, Option<usize>)> = Vec::new();
     let mut flagless = false;
     for (i, a) in run.setups.iter().enumerate() {
@@ -30,13 +31,6 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                     }
                 }
             }
-        }
-    }
-    for (e, s) in run.results.iter().enumerate() {
-        let same = run.results.iter().filter(|o| o.setup == s.setup).count();
-        if same > 1 {
-            starts.push((s.path.clone(), None));
-            let _ = e;
         }
     }
     // A table typed by hand that gives the KV cache of several starts.
@@ -53,7 +47,10 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
             t.derived.is_none() && t.index("kv_cache_tokens").is_some() && t.rows.len() > 1
         })?;
         let k = t.index("kv_cache_tokens")?;
-        let empty = t.rows.iter().position(|r| r.get(k).is_none_or(|c| c.trim().is_empty()));
+        let empty = t
+            .rows
+            .iter()
+            .position(|r| r.get(k).is_none_or(|c| c.trim().is_empty()));
         return Some(match empty {
             Some(r) => (
                 Verdict::Flagged,
@@ -67,16 +64,26 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 Verdict::Passed,
                 format!(
                     "the KV cache size of each start is recorded: {} tokens",
-                    join(&sizes.iter().filter_map(|v| v.number).map(figure).collect::<Vec<_>>())
+                    join(
+                        &sizes
+                            .iter()
+                            .filter_map(|v| v.number)
+                            .map(figure)
+                            .collect::<Vec<_>>()
+                    )
                 ),
-                Place::Row { table: t.file.clone(), line: t.row_lines.first().copied().unwrap_or(2) },
+                Place::Row {
+                    table: t.file.clone(),
+                    line: t.row_lines.first().copied().unwrap_or(2),
+                },
             ),
         });
     }
     if flagless {
         return Some((
             Verdict::CannotTell,
-            "cannot tell whether the starts had the same flags: their setups record no flags".into(),
+            "cannot tell whether the starts had the same flags: their setups record no flags"
+                .into(),
             Place::Run,
         ));
     }
@@ -87,7 +94,9 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
             .iter()
             .filter(|v| match setup {
                 Some(k) => v.setup == Some(*k),
-                None => matches!(&v.at, Place::File { path, .. } if path.starts_with(name.as_str())),
+                None => {
+                    matches!(&v.at, Place::File { path, .. } if path.starts_with(name.as_str()))
+                }
             })
             .filter_map(|v| v.number)
             .collect();
@@ -99,7 +108,10 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     Some(if missing.is_empty() {
         (
             Verdict::Passed,
-            format!("the KV cache size of each start is recorded ({})", found.join("; ")),
+            format!(
+                "the KV cache size of each start is recorded ({})",
+                found.join("; ")
+            ),
             Place::Run,
         )
     } else {

@@ -22,29 +22,63 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     let mut undecided = None;
     let mut any = false;
     for t in &run.tables {
-        let (Some(c), sent, failed) = (t.index("completed"), t.index("num_prompts"), t.index("failed")) else {
+        let (Some(c), sent, failed) = (
+            t.index("completed"),
+            t.index("num_prompts"),
+            t.index("failed"),
+        ) else {
             continue;
         };
         for (r, row) in t.rows.iter().enumerate() {
-            let num = |i: Option<usize>| i.and_then(|i| row.get(i)).and_then(|v| v.trim().parse::<f64>().ok());
+            let num = |i: Option<usize>| {
+                i.and_then(|i| row.get(i))
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+            };
             let Some(done) = num(Some(c)) else { continue };
             any = true;
             let at = match (t.derived.is_some(), t.index("source")) {
                 (true, Some(s)) => Place::File {
                     path: row[s].clone(),
-                    entry: run.results.iter().position(|e| row[s].starts_with(&e.path)).unwrap_or(0),
+                    entry: run
+                        .results
+                        .iter()
+                        .position(|e| row[s].starts_with(&e.path))
+                        .unwrap_or(0),
                 },
-                _ => Place::Row { table: t.file.clone(), line: t.row_lines.get(r).copied().unwrap_or(r + 2) },
+                _ => Place::Row {
+                    table: t.file.clone(),
+                    line: t.row_lines.get(r).copied().unwrap_or(r + 2),
+                },
             };
-            let who = t
+            let setup = t
                 .index("setup")
                 .and_then(|s| row.get(s))
-                .filter(|s| !s.is_empty())
-                .cloned()
-                .unwrap_or_else(|| format!("{}, line {}", t.file, t.row_lines.get(r).copied().unwrap_or(r + 2)));
+                .and_then(|name| run.setups.iter().position(|s| s.name() == *name));
+            let who = match setup {
+                Some(_) => ev.setup_name(setup),
+                None => format!(
+                    "{}, line {}",
+                    t.file,
+                    t.row_lines.get(r).copied().unwrap_or(r + 2)
+                ),
+            };
             match (num(sent), num(failed)) {
-                (_, Some(f)) if f > 0.0 => lost.push((format!("{who}: {} of {} requests failed", figure(f), figure(done + f)), at)),
-                (Some(n), _) if done < n => lost.push((format!("{who}: {} of {} requests completed", figure(done), figure(n)), at)),
+                (_, Some(f)) if f > 0.0 => lost.push((
+                    format!(
+                        "{who}: {} of {} requests failed",
+                        figure(f),
+                        figure(done + f)
+                    ),
+                    at,
+                )),
+                (Some(n), _) if done < n => lost.push((
+                    format!(
+                        "{who}: {} of {} requests completed",
+                        figure(done),
+                        figure(n)
+                    ),
+                    at,
+                )),
                 (None, None) => undecided = undecided.or(Some((who, done))),
                 _ => whole += 1,
             }
@@ -58,7 +92,10 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
             Verdict::Flagged,
             format!(
                 "{}: the figures are of the completed requests only",
-                lost.iter().map(|l| l.0.as_str()).collect::<Vec<_>>().join("; ")
+                lost.iter()
+                    .map(|l| l.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ),
             at.clone(),
         )
@@ -71,7 +108,10 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     } else {
         (
             Verdict::Passed,
-            format!("every request completed ({whole} result{})", if whole == 1 { "" } else { "s" }),
+            format!(
+                "every request completed ({whole} result{})",
+                if whole == 1 { "" } else { "s" }
+            ),
             Place::Run,
         )
     })

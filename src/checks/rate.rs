@@ -18,10 +18,18 @@ const ENGINES: &[&str] = &["sglang", "tensorrt-llm"];
 
 fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     let run = ev.run;
-    if !run.setups.iter().any(|s| ENGINES.contains(&s.engine.as_str())) {
+    if !run
+        .setups
+        .iter()
+        .any(|s| ENGINES.contains(&s.engine.as_str()))
+    {
         return None;
     }
-    let series: Vec<_> = run.tables.iter().filter(|t| t.index("t_s").is_some()).collect();
+    let series: Vec<_> = run
+        .tables
+        .iter()
+        .filter(|t| t.index("t_s").is_some())
+        .collect();
     if series.is_empty() {
         return None;
     }

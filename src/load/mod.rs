@@ -46,7 +46,7 @@ pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;
 pub(crate) use files::read_text;
 pub use finding::parse_finding_text;
-pub use run::{parse_run_at, parse_run_text, TableText};
+pub use run::{parse_run_at, parse_run_text, parse_run_with, TableText};
 pub use site::parse_site_text;
 pub(crate) use suggest::{closest, Budget, Letters};
 pub use table::parse_number;
@@ -140,8 +140,19 @@ const ENTRY_FIELDS: &[&str] = &[
 const LINK_FIELDS: &[&str] = &["label", "url", "kind"];
 const LINK_KINDS: &[&str] = &["issue", "pr", "patch", "investigation", "check", "docs"];
 const RUN_FIELDS: &[&str] = &[
-    "title", "date", "setups", "model", "hardware", "client", "endpoint", "source", "notes",
-    "results", "tables", "charts", "acknowledged",
+    "title",
+    "date",
+    "setups",
+    "model",
+    "hardware",
+    "client",
+    "endpoint",
+    "source",
+    "notes",
+    "results",
+    "tables",
+    "charts",
+    "acknowledged",
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
 const RESULT_FIELDS: &[&str] = &["path", "setup"];

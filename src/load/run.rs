@@ -136,6 +136,19 @@ pub fn parse_run_text(
     (run, diags)
 }
 
+/// Reads a run from `text` as its `run.yaml`, with no table files and the
+/// result files `results` gives by path: what `findings lint` checks a
+/// benchmark's files as, without a site folder.
+pub fn parse_run_with(
+    dir: &Path,
+    text: &str,
+    results: &dyn Fn(&str) -> ResultInput,
+) -> (Option<Run>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let run = parse_run(dir, text, &|_| TableText::Missing, results, &mut diags);
+    (run, diags)
+}
+
 fn parse_run(
     dir: &Path,
     text: &str,

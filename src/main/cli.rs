@@ -14,11 +14,12 @@ Exit status:
      `new` that would overwrite a file, or `serve` that cannot listen on its
      port; `import` of an input it cannot read or that would replace a kept
      file; for `audit`, a finding at or above --fail-on applies to a version
-     the deployment pins
+     the deployment pins; for `lint`, a check flags the files
   2  a wrong command line: an unknown option or value, an unknown engine or group,
      an `import` that names no engine or version;
      for `audit`, an audit that cannot be done: a pin that names no version, a
-     source or an input that cannot be read, records with errors
+     source or an input that cannot be read, records with errors; for `lint`, a
+     lint that cannot be done (an input or a source that cannot be read)
 
 Colour is used only on a terminal and never when NO_COLOR is set; a progress
 indicator shows on a terminal when a build takes more than a second (never
@@ -45,6 +46,9 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Validate the findings folder and report every problem, writing nothing.
+    #[command(after_help = "\
+Warnings include every run a check flags: a finding's advice applied to the
+run's data (docs/checks.md). With --strict they fail the command, for CI.")]
     Check {
         /// The site folder (holds site.yaml, findings/, data/).
         #[arg(long, default_value = ".")]
@@ -52,6 +56,10 @@ pub(crate) enum Command {
         /// Output format of the diagnostics.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Fail (exit 1) on warnings too: a flagged run, a list a wrapped
+        /// line starts, a file whose model is not the run's.
+        #[arg(long)]
+        strict: bool,
     },
     /// Check, then render the site into the output folder (built aside, then swapped in).
     #[command(after_help = "\
@@ -159,6 +167,37 @@ tries exits 1 naming this server.")]
         /// never fail it.
         #[arg(long, value_enum, default_value_t = FailOn::InRange)]
         fail_on: FailOn,
+    },
+    /// The findings a benchmark falls into, before it is published: read
+    /// the files a benchmark tool wrote as one run, apply the checks of
+    /// the findings' advice, and print each flag with the advice, "What to
+    /// do" and permanent address of the findings that name its check. Exit
+    /// 1 when a check flags, 2 when the lint cannot be done.
+    #[command(after_help = "\
+The files are read as `findings import` reads them (vllm bench serve,
+SGLang, TensorRT-LLM, genai-perf, AIPerf, llama-bench, guidellm, inferlint
+run folders); nothing is written. The checks are in docs/checks.md.")]
+    Lint {
+        /// Result files, and inferlint run folders.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The engine measured, for files that do not record it.
+        #[arg(long)]
+        engine: Option<String>,
+        /// Its version, for files that do not record it.
+        #[arg(long)]
+        version: Option<String>,
+        /// Take the findings from a published site instead of --root: its
+        /// address (ending in /), the address or path of its findings.json,
+        /// or a built site's folder.
+        #[arg(long, value_name = "URL|PATH", conflicts_with = "root")]
+        from: Option<String>,
+        /// The site folder whose findings to check against.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
+        format: AuditFormat,
     },
     /// Print one finding's facts and permanent URL.
     Show {

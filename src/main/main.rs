@@ -3,6 +3,7 @@
 mod audit;
 mod cli;
 mod import;
+mod lint;
 mod serve;
 mod ui;
 
@@ -286,6 +287,24 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             format,
             fail_on,
         } => audit::audit(ui, files, engines, from, root, format, fail_on)?,
+        Command::Lint {
+            inputs,
+            engine,
+            version,
+            from,
+            root,
+            format,
+        } => lint::lint(
+            ui,
+            findings::lint::LintOptions {
+                inputs,
+                engine,
+                version,
+            },
+            from,
+            root,
+            format,
+        )?,
         Command::Show { id, root } => {
             let model = open(ui, &root)?;
             let Ok(n) = id.trim_start_matches(['F', 'f']).parse::<u32>() else {
@@ -416,7 +435,11 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 Err(_) => ExitCode::FAILURE,
             }
         }
-        Command::Check { root, format } => {
+        Command::Check {
+            root,
+            format,
+            strict,
+        } => {
             let start = Instant::now();
             let (loaded, diags) = findings::check(&root);
             let errors = diags.error_count();
@@ -435,7 +458,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                     ui.info(format_args!("  took {} ms", ms(start.elapsed())));
                 }
             }
-            if errors > 0 {
+            if errors > 0 || (strict && warnings > 0) {
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS

@@ -31,7 +31,10 @@ pub(crate) fn see(ids: Option<&Vec<u32>>) -> String {
     match ids {
         Some(ids) if !ids.is_empty() => format!(
             " (see {})",
-            ids.iter().map(|i| format!("F{i}")).collect::<Vec<_>>().join(", ")
+            ids.iter()
+                .map(|i| format!("F{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         _ => String::new(),
     }
