@@ -516,3 +516,76 @@ fn lint_reports_the_findings_a_benchmark_falls_into() {
     let r = site.run(&["lint", f.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+const BEGIN: &str = "<!-- generated from src/checks (the registry) and the bundled findings: do not edit below; tests/checks.rs checks it -->\n";
+const END: &str = "<!-- end of the generated part -->\n";
+
+/// docs/checks.md says what the registry says, and names the bundled
+/// findings that name each check. `UPDATE_DOCS=1 cargo test --test checks`
+/// writes it again.
+#[test]
+fn docs_checks_md_is_the_registry() {
+    let loaded = findings::load::load(&common::bundled());
+    let mut cited: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut bundled: Vec<_> = loaded.findings.iter().collect();
+    bundled.sort_by_key(|f| f.id);
+    for f in bundled {
+        for c in &f.checks {
+            cited.entry(c.clone()).or_default().push(format!(
+                "F{}: {}",
+                f.id,
+                findings::markdown::plain_text(&f.title)
+            ));
+        }
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/checks.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (head, rest) = doc.split_once(BEGIN).expect("the begin marker");
+    let (body, tail) = rest.split_once(END).expect("the end marker");
+    let generated = format!("\n{}", findings::checks::markdown(&cited));
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{head}{BEGIN}{generated}{END}{tail}")).unwrap();
+        return;
+    }
+    assert!(
+        body == generated,
+        "docs/checks.md is out of date: run `UPDATE_DOCS=1 cargo test --test checks`"
+    );
+    // Every check is named by a bundled finding.
+    for c in findings::checks::CHECKS {
+        assert!(
+            cited.contains_key(c.name),
+            "no bundled finding names {}",
+            c.name
+        );
+    }
+}
+
+/// The editors' schemas know the checks the registry has, by name.
+#[test]
+fn the_schemas_name_every_check() {
+    let names: Vec<serde_json::Value> = findings::checks::names()
+        .into_iter()
+        .map(serde_json::Value::from)
+        .collect();
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("schemas")
+                    .join(f),
+            )
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        read("finding.schema.json")["properties"]["checks"]["items"]["enum"],
+        serde_json::Value::from(names.clone())
+    );
+    assert_eq!(
+        read("run.schema.json")["properties"]["acknowledged"]["items"]["properties"]["check"]
+            ["enum"],
+        serde_json::Value::from(names)
+    );
+}

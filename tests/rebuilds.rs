@@ -108,6 +108,8 @@ enum Kind {
     Updated,
     Aliases,
     Hardware,
+    Checks,
+    Acknowledged,
     Links,
     RunsCited,
     FindingAdded,
@@ -151,6 +153,8 @@ const KINDS: &[Kind] = &[
     Kind::Updated,
     Kind::Aliases,
     Kind::Hardware,
+    Kind::Checks,
+    Kind::Acknowledged,
     Kind::Links,
     Kind::RunsCited,
     Kind::FindingAdded,
@@ -473,6 +477,30 @@ impl Bench {
                 let line = format!("hardware: [{}]\n", hw.join(", "));
                 self.write(&f, &edited(set_field(&fm, "hardware", &line), body));
                 format!("{f}: {}", line.trim_end())
+            }
+            Kind::Checks => {
+                // The checks a finding names: its page and the pages of
+                // the runs they flag change.
+                let names = findings::checks::names();
+                let pick = rng.subset(&names, 0);
+                let line = format!("checks: [{}]\n", pick.join(", "));
+                self.write(&f, &edited(set_field(&fm, "checks", &line), body));
+                format!("{f}: {}", line.trim_end())
+            }
+            Kind::Acknowledged => {
+                // A run's acknowledgments: drop them, or put them back.
+                let rel = "data/runs/tensorrt-llm-running-gauge/run.yaml";
+                let y = self.read(rel);
+                let y = match field_block(&y, "acknowledged") {
+                    Some(_) => set_field(&y, "acknowledged", ""),
+                    None => set_field(
+                        &y,
+                        "acknowledged",
+                        "acknowledged:\n  - check: concurrency-achieved\n    reason: The evidence of F9.\n",
+                    ),
+                };
+                self.write(rel, &y);
+                format!("{rel}: acknowledged toggled")
             }
             Kind::FindingRenamed => {
                 let to = format!("findings/renamed-{}.md", rng.below(1000));

@@ -10,8 +10,8 @@ use super::{Check, Verdict};
 
 pub(super) const CHECK: Check = Check {
     name: "concurrency-achieved",
-    reads: "the concurrency asked for (`max_concurrency`) and the most requests the server ran at once: the largest of its running gauge (`max_running`), the client's count of requests streaming at once (`max_streaming`), and SGLang's running limit from its log (`running_limit`)",
-    flags: "flags a run whose server ran fewer requests at once than were asked for, or set a running limit below it; cannot tell when the run records no count of the requests run, or only TensorRT-LLM's running gauge, which counts waiting requests as running",
+    reads: "the concurrency asked for (`max_concurrency`) and the most requests that ran at once: the client's count of requests streaming at once (`max_streaming`) where the run has it, else the server's running gauge (`max_running`); and SGLang's running limit from its log (`running_limit`)",
+    flags: "a run whose server ran fewer requests at once than were asked for, or set a running limit below it; cannot tell when the run records no count of the requests run, or only TensorRT-LLM's running gauge, which counts waiting requests as running",
     decide,
 };
 

@@ -10,7 +10,7 @@ use super::{Check, Verdict};
 pub(super) const CHECK: Check = Check {
     name: "kv-cache-recorded",
     reads: "the KV cache size of each start (a `kv_cache_tokens` fact from the start's log, or column), in a run that compares starts: two setups of one engine, version and flags (told apart by their labels), or a table of the KV cache sizes of several starts",
-    flags: "flags a start of such a run without its KV cache size; cannot tell whether two setups are starts with the same flags when they record no flags",
+    flags: "a start of such a run without its KV cache size; cannot tell whether two setups are starts with the same flags when they record no flags",
     decide,
 };
 

@@ -9,7 +9,7 @@ use super::{Check, Verdict};
 pub(super) const CHECK: Check = Check {
     name: "no-lost-requests",
     reads: "the requests of each result: sent (`num_prompts`), completed (`completed`) and failed (`failed`), from the result files or a table's columns",
-    flags: "flags a result with failed requests, or fewer completed than sent; cannot tell when the run records how many completed but neither how many were sent nor how many failed",
+    flags: "a result with failed requests, or fewer completed than sent; cannot tell when the run records how many completed but neither how many were sent nor how many failed",
     decide,
 };
 

@@ -138,3 +138,22 @@ pub fn evaluate(run: &Run, names: &BTreeMap<String, String>) -> Vec<Outcome> {
         })
         .collect()
 }
+
+/// Every check as `docs/checks.md` describes it, from the registry: its
+/// name, what it reads and when it flags, and the findings that name it
+/// (`cited`: for each check, the findings as "F4: title").
+pub fn markdown(cited: &BTreeMap<String, Vec<String>>) -> String {
+    let mut s = String::new();
+    for c in CHECKS {
+        s.push_str(&format!("### `{}`\n\n", c.name));
+        s.push_str(&format!("- **Reads**: {}.\n", c.reads));
+        s.push_str(&format!("- **Flags**: {}.\n", c.flags));
+        let by = cited.get(c.name).map(|v| v.join("; ")).unwrap_or_default();
+        if by.is_empty() {
+            s.push_str("- **Named by**: no finding of the bundled site.\n\n");
+        } else {
+            s.push_str(&format!("- **Named by**: {by}.\n\n"));
+        }
+    }
+    s
+}

@@ -9,7 +9,7 @@ use super::{Check, Verdict};
 pub(super) const CHECK: Check = Check {
     name: "one-client",
     reads: "the client of each result (the tool that wrote the file, a `client` column, or the run's `client`) and the endpoint it called (an `endpoint` fact or column, or the run's `endpoint`), in a run whose setups are of two or more engines",
-    flags: "flags a run that compares engines under more than one client, or at more than one endpoint; cannot tell when the run records no client or no endpoint",
+    flags: "a run that compares engines under more than one client, or at more than one endpoint; cannot tell when the run records no client or no endpoint",
     decide,
 };
 

@@ -10,7 +10,7 @@ use super::{Check, Verdict};
 pub(super) const CHECK: Check = Check {
     name: "preemptions-read",
     reads: "the preemptions during the run (vLLM's `vllm:num_preemptions_total` after minus before, TensorRT-LLM's `-> pause` lines counted from its log: a `preemptions` fact or column) of each vLLM and TensorRT-LLM setup of a run that asked for a concurrency or a request rate",
-    flags: "flags a load run on vLLM or TensorRT-LLM that records no preemptions; cannot tell when the count is known to be unknown (a counter that went down: the server restarted); when there were preemptions, the run page says so beside its figures",
+    flags: "a load run on vLLM or TensorRT-LLM that records no preemptions; cannot tell when the count is known to be unknown (a counter that went down: the server restarted); when there were preemptions, the run page says so beside its figures",
     decide,
 };
 

@@ -10,7 +10,7 @@ use super::{Check, Verdict};
 pub(super) const CHECK: Check = Check {
     name: "rate-from-two-readings",
     reads: "the run's charts against time (`t_s`) in a run of SGLang or TensorRT-LLM that keeps a time series",
-    flags: "flags a chart that draws the generation rate between successive readings of the server's counter (`generation_tokens_per_s`); cannot tell where a chart draws another rate against time from a table that does not say where it came from",
+    flags: "a chart that draws the generation rate between successive readings of the server's counter (`generation_tokens_per_s`); cannot tell where a chart draws another rate against time from a table that does not say where it came from",
     decide,
 };
 

@@ -197,7 +197,7 @@ pub(super) fn checks(model: &Model, r: usize) -> Vec<impl Serialize> {
 
 /// The preemptions the run recorded, when there were some: the run page
 /// says so beside its figures, which then hold requests computed twice.
-pub(super) fn preempted(run: &Run) -> Option<String> {
+pub(super) fn preempted(run: &Run) -> Option<serde_json::Value> {
     let names = std::collections::BTreeMap::new();
     let ev = crate::checks::Evidence::of(run, &names);
     let n: f64 = ev
@@ -206,7 +206,7 @@ pub(super) fn preempted(run: &Run) -> Option<String> {
         .filter_map(|v| v.number)
         .filter(|n| n.is_finite())
         .sum();
-    (n > 0.0).then(|| figure(n))
+    (n > 0.0).then(|| serde_json::json!({"count": n, "text": figure(n)}))
 }
 
 /// A fact's value as a reader reads it: numbers rounded to what matters

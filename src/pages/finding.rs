@@ -137,6 +137,11 @@ fn key(
             .map(|&r| run(r))
             .collect::<Vec<_>>(),
         owned,
+        // The runs its checks flagged, as its page lists them.
+        model.flagged[i]
+            .iter()
+            .map(|&(r, k)| (&model.runs[r].id, &model.runs[r].title, &model.checks[r][k]))
+            .collect::<Vec<_>>(),
         // Which of its tags and models have a page (they are linked then).
         f.tags
             .iter()
