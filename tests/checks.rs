@@ -517,6 +517,96 @@ fn lint_reports_the_findings_a_benchmark_falls_into() {
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
+/// A folder of run folders is linted run folder by run folder, each
+/// under its heading, the files beside them left out and said to be; a
+/// folder with no run folder under it is an error (exit 2), not a pass.
+#[test]
+fn lint_walks_a_folder_of_run_folders() {
+    let site = common::Site::copy_of("minimal");
+    site.write(
+        "findings/cache-size.md",
+        &site.read("findings/cache-size.md").replacen(
+            "runs: [cache-sweep]",
+            "runs: [cache-sweep]\nchecks: [concurrency-achieved, preemptions-read]",
+            1,
+        ),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path().join("runs");
+    for (from, to) in [
+        ("inferlint/vllm-run", "vllm/first"),
+        ("inferlint/sglang-run", "sglang/second"),
+    ] {
+        let dest = runs.join(to);
+        std::fs::create_dir_all(&dest).unwrap();
+        for e in std::fs::read_dir(fixture(from)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dest.join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::write(runs.join("README.md"), "Runs of the week.\n").unwrap();
+    std::fs::write(runs.join(".hidden"), "not listed").unwrap();
+    let r = site.run(&["lint", runs.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let first = runs.join("vllm/first");
+    let second = runs.join("sglang/second");
+    let at_first = r.stdout.find(&format!("\n{}\n", first.display()));
+    let at_second = r.stdout.find(&format!("\n{}\n", second.display()));
+    assert!(
+        at_second.is_some() && at_first.is_some() && at_second < at_first,
+        "in name order: {}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "{}\n! concurrency-achieved  {}:",
+            first.display(),
+            first.join("run.series.jsonl").display()
+        )),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("\n1 file outside the run folders not linted (name a file to lint it)\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .ends_with("\nfindings lint: 2 of 2 runs flagged: concurrency-achieved (2 runs)\n"),
+        "{}",
+        r.stdout
+    );
+    // Naming the two folders makes them one run of two setups.
+    let both = site.run(&["lint", first.to_str().unwrap(), second.to_str().unwrap()]);
+    assert!(
+        !both.stdout.contains(&format!("\n{}\n", first.display())),
+        "{}",
+        both.stdout
+    );
+    assert!(
+        both.stdout
+            .ends_with("\nfindings lint: 1 check flags these files: concurrency-achieved\n"),
+        "{}",
+        both.stdout
+    );
+    // A folder of folders with no run in them.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(empty.join("a/b")).unwrap();
+    std::fs::write(empty.join("notes.txt"), "nothing run yet\n").unwrap();
+    let none = site.run(&["lint", empty.to_str().unwrap()]);
+    assert_eq!(none.code, 2, "{}{}", none.stdout, none.stderr);
+    assert!(
+        none.stderr.contains(&format!(
+            "error: no run folder under {}: a run folder holds the files a benchmark wrote",
+            empty.display()
+        )),
+        "{}",
+        none.stderr
+    );
+}
+
 const BEGIN: &str = "<!-- generated from src/checks (the registry) and the bundled findings: do not edit below; tests/checks.rs checks it -->\n";
 const END: &str = "<!-- end of the generated part -->\n";
 

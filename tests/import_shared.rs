@@ -260,3 +260,77 @@ fn every_recorded_run_folder_imports_and_builds_with_its_facts() {
         }
     }
 }
+
+/// `findings lint` on the recorded runs, with the bundled findings: the
+/// vLLM 0.28 run asked for 32 requests at once, the server never ran more
+/// than 10 and preempted 21; the folder of all recorded runs is linted
+/// run folder by run folder.
+#[test]
+fn lint_reads_the_recorded_runs() {
+    let Some(shared) = shared() else { return };
+    let runs = shared.join("recorded-runs");
+    let bundled = common::bundled();
+    let xray = runs.join("vllm-0.28/xray");
+    let r = common::run_in(&bundled, &["lint", xray.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(&format!(
+            "! concurrency-achieved  {}:1\n    xray: asked for 32 requests at once; the server never ran more than 10, so figures said to be at that concurrency are of fewer requests at once\n    F5   SGLang ran a hybrid model one request at a time\n",
+            xray.join("run.series.jsonl").display()
+        )),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("    F9   TensorRT-LLM counted requests waiting for memory as running\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("✓ preemptions-read (passed): preemptions recorded (xray: 21 during the run); the latency figures include the requests preempted and computed again\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .ends_with("\nfindings lint: 1 check flags these files: concurrency-achieved\n"),
+        "{}",
+        r.stdout
+    );
+
+    let all = common::run_in(&bundled, &["lint", runs.to_str().unwrap()]);
+    assert_eq!(all.code, 1, "{}{}", all.stdout, all.stderr);
+    assert!(
+        all.stdout.ends_with("\nfindings lint: 8 of 20 runs flagged: concurrency-achieved (8 runs), no-lost-requests (1 run)\n"),
+        "{}",
+        all.stdout
+    );
+    // Each run folder under its own heading; the start-up logs beside them
+    // are said to be left out.
+    for folder in [
+        "sglang-0.5/capped",
+        "trtllm-1.3/pauses",
+        "vllm-0.30/qwen3-8b-start2",
+    ] {
+        assert!(
+            all.stdout
+                .contains(&format!("\n{}\n", runs.join(folder).display())),
+            "{folder}: {}",
+            all.stdout
+        );
+    }
+    assert!(
+        all.stdout
+            .contains("\n19 files outside the run folders not linted (name a file to lint it)\n"),
+        "{}",
+        all.stdout
+    );
+    let json = common::run_in(
+        &bundled,
+        &["lint", runs.to_str().unwrap(), "--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["runs"].as_array().unwrap().len(), 20);
+    assert_eq!(v["flagged"], 9);
+}

@@ -14,7 +14,7 @@ pub mod report;
 use crate::audit::source::{Catalog, CatalogFinding};
 use crate::checks::{self, Outcome, Place, Verdict};
 use crate::load::{self, ResultInput};
-use crate::results::{self, Cell, Fact, ReadError};
+use crate::results::{self, Cell, Fact, Format, ReadError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -29,20 +29,49 @@ pub struct LintOptions {
     pub version: Option<String>,
 }
 
-/// What the lint found.
+/// What the lint found: one run, or one per run folder found under a
+/// folder of run folders.
 #[derive(Debug, Clone)]
 pub struct Lint {
-    /// Each input as the run names it (`raw/<name>`), with its path.
-    pub inputs: Vec<(String, PathBuf)>,
-    /// Every check that applies, with its verdict.
-    pub outcomes: Vec<Outcome>,
+    /// The runs linted, in the order of the inputs (the files and run
+    /// folders named together first, then each run folder found).
+    pub runs: Vec<LintRun>,
     /// For each check, the findings that name it.
     pub findings: BTreeMap<String, Vec<CatalogFinding>>,
     /// Where the findings came from, in words.
     pub source: String,
+    /// Files of a folder of run folders that lie outside every run folder
+    /// (start-up logs kept beside the runs, an index): not linted.
+    pub skipped: Vec<PathBuf>,
+}
+
+/// One run the lint read: the files named together on the command line,
+/// or a run folder found under a folder given.
+#[derive(Debug, Clone)]
+pub struct LintRun {
+    /// The run folder found, or `None` for the inputs named together.
+    pub folder: Option<PathBuf>,
+    /// Each input as the run names it (`raw/<name>`), with its path.
+    pub inputs: Vec<(String, PathBuf)>,
+    /// Every check that applies, with its verdict.
+    pub outcomes: Vec<Outcome>,
 }
 
 impl Lint {
+    /// The flags of every run.
+    pub fn flags(&self) -> impl Iterator<Item = (&LintRun, &Outcome)> {
+        self.runs
+            .iter()
+            .flat_map(|r| r.flags().map(move |o| (r, o)))
+    }
+
+    /// 1 when a check flags, else 0.
+    pub fn exit_status(&self) -> u8 {
+        u8::from(self.flags().next().is_some())
+    }
+}
+
+impl LintRun {
     /// The flags: checks the files fall into.
     pub fn flags(&self) -> impl Iterator<Item = &Outcome> {
         self.outcomes
@@ -50,9 +79,17 @@ impl Lint {
             .filter(|o| o.verdict == Verdict::Flagged)
     }
 
-    /// 1 when a check flags, else 0.
-    pub fn exit_status(&self) -> u8 {
-        u8::from(self.flags().next().is_some())
+    /// The run as a heading names it: its folder, or the inputs.
+    pub fn name(&self) -> String {
+        match &self.folder {
+            Some(f) => f.display().to_string(),
+            None => self
+                .inputs
+                .iter()
+                .map(|(_, p)| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
     }
 
     /// The input file and line a flag points at: the file of its evidence,
@@ -119,8 +156,11 @@ pub enum LintError {
     },
 }
 
-/// Reads `opts.inputs` as one run and applies the checks, with the
-/// findings of `catalog`.
+/// Reads `opts.inputs` and applies the checks, with the findings of
+/// `catalog`. The files and run folders named are one run (a setup each,
+/// so that checks comparing setups see them together); a folder holding
+/// run folders rather than result files is searched, and each run folder
+/// under it is linted as a run of its own.
 pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
     if opts.inputs.is_empty() {
         return Err(LintError::Usage(
@@ -133,66 +173,227 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
             catalog.source
         )));
     }
-    let mut inputs: Vec<(String, PathBuf, ResultInputOwned, Vec<Fact>)> = Vec::new();
+    let mut together = Vec::new();
+    let mut found: Vec<(PathBuf, Input)> = Vec::new();
+    let mut skipped = Vec::new();
     for path in &opts.inputs {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .ok_or_else(|| {
-                LintError::Usage(format!("{}: not a file or folder name", path.display()))
-            })?;
-        let entry = format!("raw/{name}");
-        if inputs.iter().any(|i| i.0 == entry) {
-            return Err(LintError::Usage(format!(
-                "two inputs are named {name}; rename one"
-            )));
-        }
-        let io = |source| LintError::Io {
+        let meta = std::fs::metadata(path).map_err(|source| LintError::Io {
             path: path.clone(),
             source,
-        };
-        if std::fs::metadata(path).map_err(io)?.is_dir() {
-            let mut files = Vec::new();
-            let mut listed: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(io)?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.is_file()
-                        && !p
-                            .file_name()
-                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                })
-                .collect();
-            listed.sort();
-            for f in listed {
-                let fname = f
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                files.push((fname, read_limited(&f)?));
-            }
-            let named: Vec<(String, Vec<u8>)> = files
-                .iter()
-                .map(|(n, b)| (format!("{entry}/{n}"), b.clone()))
-                .collect();
-            let folder = results::read_folder(&named)?;
-            let mut facts: Vec<Fact> = folder.files.iter().flat_map(|f| f.facts.clone()).collect();
-            facts.extend(folder.facts.iter().cloned());
-            inputs.push((entry, path.clone(), ResultInputOwned::Folder(files), facts));
+        })?;
+        if !meta.is_dir() {
+            together.push(read_input(path)?);
+            continue;
+        }
+        let listing = list(path)?;
+        if listing.dirs.is_empty() {
+            together.push(read_input(path)?);
+            continue;
+        }
+        if holds_a_load(&listing.files)? {
+            together.push(read_input(path)?);
         } else {
-            let bytes = read_limited(path)?;
-            let file = results::read(&entry, &bytes)?;
-            inputs.push((
-                entry,
-                path.clone(),
-                ResultInputOwned::File(bytes),
-                file.facts,
-            ));
+            search(listing, &mut found, &mut skipped)?;
+        }
+    }
+    if together.is_empty() && found.is_empty() {
+        return Err(LintError::Usage(format!(
+            "no run folder under {}: a run folder holds the files a benchmark wrote (a client's result file, inferlint's snapshots and series)",
+            opts.inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let names: BTreeMap<String, String> = catalog
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    let mut findings: BTreeMap<String, Vec<CatalogFinding>> = BTreeMap::new();
+    for f in &catalog.findings {
+        for c in &f.checks {
+            findings.entry(c.clone()).or_default().push(f.clone());
+        }
+    }
+    let mut runs = Vec::new();
+    if !together.is_empty() {
+        runs.push(lint_run(opts, None, together, &names, &findings)?);
+    }
+    for (folder, input) in found {
+        runs.push(lint_run(
+            opts,
+            Some(folder),
+            vec![input],
+            &names,
+            &findings,
+        )?);
+    }
+    Ok(Lint {
+        runs,
+        findings,
+        source: catalog.source.clone(),
+        skipped,
+    })
+}
+
+/// One input read: the name the run gives it, its path, its bytes and
+/// the facts its files have.
+struct Input {
+    entry: String,
+    path: PathBuf,
+    bytes: ResultInputOwned,
+    facts: Vec<Fact>,
+}
+
+/// Whether `files` hold the files of a load: a client's results, or
+/// inferlint's snapshots or series (not only start-up logs). A file of no
+/// known format does not count.
+fn holds_a_load(files: &[PathBuf]) -> Result<bool, LintError> {
+    Ok(formats(files)?.iter().any(|f| *f != Format::ServerLog))
+}
+
+/// The known formats among `files`.
+fn formats(files: &[PathBuf]) -> Result<Vec<Format>, LintError> {
+    let mut found = Vec::new();
+    for f in files {
+        let bytes = read_limited(f)?;
+        if let Ok(format) = results::detect(&f.display().to_string(), &bytes) {
+            found.push(format);
+        }
+    }
+    Ok(found)
+}
+
+/// A folder's entries, hidden ones left out, in name order.
+struct Listing {
+    files: Vec<PathBuf>,
+    dirs: Vec<PathBuf>,
+}
+
+fn list(dir: &Path) -> Result<Listing, LintError> {
+    let io = |source| LintError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut listing = Listing {
+        files: Vec::new(),
+        dirs: Vec::new(),
+    };
+    for e in std::fs::read_dir(dir).map_err(io)? {
+        let e = e.map_err(io)?;
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        // A link is not followed: a folder of runs linking to itself
+        // would otherwise be walked for ever.
+        let kind = e.file_type().map_err(io)?;
+        if kind.is_dir() {
+            listing.dirs.push(e.path());
+        } else if kind.is_file() {
+            listing.files.push(e.path());
+        }
+    }
+    listing.files.sort();
+    listing.dirs.sort();
+    Ok(listing)
+}
+
+/// Walks a folder of run folders: a folder that holds a load, or that
+/// holds no folder but a file of a known format, is a run; any other is
+/// searched in turn, its own files skipped. Each folder is listed once and
+/// each file read at most twice, so the walk is linear in what the folder
+/// holds.
+fn search(
+    listing: Listing,
+    found: &mut Vec<(PathBuf, Input)>,
+    skipped: &mut Vec<PathBuf>,
+) -> Result<(), LintError> {
+    skipped.extend(listing.files);
+    for sub in listing.dirs {
+        let inner = list(&sub)?;
+        let known = formats(&inner.files)?;
+        let a_run = if inner.dirs.is_empty() {
+            !known.is_empty()
+        } else {
+            known.iter().any(|f| *f != Format::ServerLog)
+        };
+        if a_run {
+            found.push((sub.clone(), read_input(&sub)?));
+        } else {
+            search(inner, found, skipped)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a result file, or a run folder's files.
+fn read_input(path: &Path) -> Result<Input, LintError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            LintError::Usage(format!("{}: not a file or folder name", path.display()))
+        })?;
+    let entry = format!("raw/{name}");
+    if path.is_dir() {
+        let mut files = Vec::new();
+        for f in list(path)?.files {
+            let fname = f
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            files.push((fname, read_limited(&f)?));
+        }
+        let named: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(n, b)| (format!("{entry}/{n}"), b.clone()))
+            .collect();
+        let folder = results::read_folder(&named)?;
+        let mut facts: Vec<Fact> = folder.files.iter().flat_map(|f| f.facts.clone()).collect();
+        facts.extend(folder.facts.iter().cloned());
+        Ok(Input {
+            entry,
+            path: path.to_path_buf(),
+            bytes: ResultInputOwned::Folder(files),
+            facts,
+        })
+    } else {
+        let bytes = read_limited(path)?;
+        let file = results::read(&entry, &bytes)?;
+        Ok(Input {
+            entry,
+            path: path.to_path_buf(),
+            bytes: ResultInputOwned::File(bytes),
+            facts: file.facts,
+        })
+    }
+}
+
+/// The inputs as one run, and the verdicts on it of the checks the
+/// findings name.
+fn lint_run(
+    opts: &LintOptions,
+    folder: Option<PathBuf>,
+    inputs: Vec<Input>,
+    names: &BTreeMap<String, String>,
+    findings: &BTreeMap<String, Vec<CatalogFinding>>,
+) -> Result<LintRun, LintError> {
+    let mut seen = std::collections::BTreeSet::new();
+    for i in &inputs {
+        if !seen.insert(i.entry.as_str()) {
+            return Err(LintError::Usage(format!(
+                "two inputs are named {}; rename one",
+                label(&i.entry)
+            )));
         }
     }
     let text = run_yaml(opts, &inputs);
     let dir = Path::new("data/runs/lint");
-    let by_entry: BTreeMap<String, &ResultInputOwned> =
-        inputs.iter().map(|i| (i.0.clone(), &i.2)).collect();
+    let by_entry: BTreeMap<&str, &ResultInputOwned> = inputs
+        .iter()
+        .map(|i| (i.entry.as_str(), &i.bytes))
+        .collect();
     let (run, diags) = load::parse_run_with(dir, &text, &|path| match by_entry.get(path) {
         Some(ResultInputOwned::File(b)) => ResultInput::File(b.clone()),
         Some(ResultInputOwned::Folder(f)) => ResultInput::Folder(f.clone(), Vec::new()),
@@ -205,27 +406,15 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
             |d| d.to_string(),
         )));
     };
-    let names: BTreeMap<String, String> = catalog
-        .engines
-        .iter()
-        .map(|e| (e.id.clone(), e.name.clone()))
-        .collect();
-    let mut findings: BTreeMap<String, Vec<CatalogFinding>> = BTreeMap::new();
-    for f in &catalog.findings {
-        for c in &f.checks {
-            findings.entry(c.clone()).or_default().push(f.clone());
-        }
-    }
     // The checks the findings name: their advice is what a flag reports.
-    let outcomes = checks::evaluate(&run, &names)
+    let outcomes = checks::evaluate(&run, names)
         .into_iter()
         .filter(|o| findings.contains_key(o.check))
         .collect();
-    Ok(Lint {
-        inputs: inputs.into_iter().map(|i| (i.0, i.1)).collect(),
+    Ok(LintRun {
+        folder,
+        inputs: inputs.into_iter().map(|i| (i.entry, i.path)).collect(),
         outcomes,
-        findings,
-        source: catalog.source.clone(),
     })
 }
 
@@ -255,15 +444,13 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, LintError> {
 /// The run the inputs make: a setup each (the engine and version the files
 /// record, else the options'; an engine no one names is "unknown"), every
 /// input in `results`, every derived table.
-fn run_yaml(
-    opts: &LintOptions,
-    inputs: &[(String, PathBuf, ResultInputOwned, Vec<Fact>)],
-) -> String {
+fn run_yaml(opts: &LintOptions, inputs: &[Input]) -> String {
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut y = String::from("title: lint\ndate: 2000-01-01\nsetups:\n");
-    for (k, (_, _, _, facts)) in inputs.iter().enumerate() {
+    for input in inputs {
         let said = |n: &str| {
-            facts
+            input
+                .facts
                 .iter()
                 .find(|f| f.name == n)
                 .and_then(|f| f.value.as_ref())
@@ -278,7 +465,7 @@ fn run_yaml(
             .or_else(|| opts.version.clone());
         y.push_str(&format!(
             "  - label: {}\n    engine: {}\n",
-            q(&label(&inputs[k].0)),
+            q(&label(&input.entry)),
             q(&engine)
         ));
         if let Some(v) = version.filter(|v| crate::version::Version::parse(v).is_ok()) {
@@ -286,11 +473,11 @@ fn run_yaml(
         }
     }
     y.push_str("results:\n");
-    for (entry, ..) in inputs {
+    for input in inputs {
         y.push_str(&format!(
             "  - path: {}\n    setup: {}\n",
-            q(entry),
-            q(&label(entry))
+            q(&input.entry),
+            q(&label(&input.entry))
         ));
     }
     y.push_str("tables:\n");

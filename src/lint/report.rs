@@ -3,61 +3,119 @@
 //! (annotations on the result file). Each flag comes with every finding
 //! that names its check: its advice, "What to do" and permanent address.
 
-use super::Lint;
+use super::{Lint, LintRun};
 use crate::audit::report::command;
 use crate::audit::source::CatalogFinding;
 use crate::checks::{Outcome, Verdict};
 use std::fmt::Write as _;
 
-/// The last line of every format: how many checks flag the files.
+/// The last line of every format: how many checks flag the files (of
+/// each run, when a folder of runs was linted).
 pub fn verdict(l: &Lint) -> String {
-    let flags: Vec<&str> = l.flags().map(|o| o.check).collect();
-    match flags.len() {
-        0 => format!(
-            "no check flags these files ({} checked)",
-            match l.outcomes.len() {
-                1 => "1 check".to_string(),
-                n => format!("{n} checks"),
-            }
-        ),
-        1 => format!("1 check flags these files: {}", flags[0]),
-        n => format!("{n} checks flag these files: {}", flags.join(", ")),
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    if let [run] = l.runs.as_slice() {
+        let flags: Vec<&str> = run.flags().map(|o| o.check).collect();
+        return match flags.len() {
+            0 if run.outcomes.is_empty() => "no check applies to these files".to_string(),
+            0 => format!(
+                "no check flags these files ({} checked)",
+                plural(run.outcomes.len(), "check", "checks")
+            ),
+            1 => format!("1 check flags these files: {}", flags[0]),
+            n => format!("{n} checks flag these files: {}", flags.join(", ")),
+        };
     }
+    // Each check that flags, with the number of runs it flags.
+    let mut by_check: Vec<(&str, usize)> = Vec::new();
+    for (_, o) in l.flags() {
+        match by_check.iter_mut().find(|(c, _)| *c == o.check) {
+            Some((_, n)) => *n += 1,
+            None => by_check.push((o.check, 1)),
+        }
+    }
+    let flagged = l.runs.iter().filter(|r| r.flags().next().is_some()).count();
+    let runs = plural(l.runs.len(), "run", "runs");
+    if by_check.is_empty() {
+        return format!("no check flags these {runs}");
+    }
+    let each: Vec<String> = by_check
+        .iter()
+        .map(|(c, n)| format!("{c} ({})", plural(*n, "run", "runs")))
+        .collect();
+    format!("{flagged} of {runs} flagged: {}", each.join(", "))
 }
 
 fn findings_of<'l>(l: &'l Lint, o: &Outcome) -> &'l [CatalogFinding] {
     l.findings.get(o.check).map_or(&[], Vec::as_slice)
 }
 
+/// The runs, each with its heading when a folder of runs was linted.
+fn runs(l: &Lint) -> impl Iterator<Item = (Option<String>, &LintRun)> {
+    let headed = l.runs.len() > 1;
+    l.runs.iter().map(move |r| (headed.then(|| r.name()), r))
+}
+
 /// A table for a terminal.
 pub fn table(l: &Lint) -> String {
     let mut out = format!("Findings from {}\n\n", l.source);
-    for o in l.flags() {
-        let (file, line) = l.place(o);
-        let _ = writeln!(out, "! {}  {}:{line}", o.check, file.display());
-        let _ = writeln!(out, "    {}", o.message);
-        for f in findings_of(l, o) {
-            let _ = writeln!(out, "    F{:<3} {}", f.id, f.title);
-            let _ = writeln!(out, "         Advice: {}", f.advice);
-            if !f.what_to_do.is_empty() {
-                let _ = writeln!(out, "         What to do: {}", f.what_to_do);
-            }
-            let _ = writeln!(out, "         {}", f.url);
+    for (heading, run) in runs(l) {
+        if let Some(h) = heading {
+            let _ = writeln!(out, "{h}");
         }
-        out.push('\n');
+        for o in run.flags() {
+            let (file, line) = run.place(o);
+            let _ = writeln!(out, "! {}  {}:{line}", o.check, file.display());
+            let _ = writeln!(out, "    {}", o.message);
+            for f in findings_of(l, o) {
+                let _ = writeln!(out, "    F{:<3} {}", f.id, f.title);
+                let _ = writeln!(out, "         Advice: {}", f.advice);
+                if !f.what_to_do.is_empty() {
+                    let _ = writeln!(out, "         What to do: {}", f.what_to_do);
+                }
+                let _ = writeln!(out, "         {}", f.url);
+            }
+            out.push('\n');
+        }
+        let rest: Vec<&Outcome> = run
+            .outcomes
+            .iter()
+            .filter(|o| o.verdict != Verdict::Flagged)
+            .collect();
+        for o in &rest {
+            let mark = if o.verdict == Verdict::Passed {
+                "✓"
+            } else {
+                "?"
+            };
+            let _ = writeln!(
+                out,
+                "{mark} {} ({}): {}",
+                o.check,
+                o.verdict.as_str(),
+                o.message
+            );
+        }
+        if run.outcomes.is_empty() && l.runs.len() > 1 {
+            let _ = writeln!(out, "  no check applies");
+        }
+        if l.runs.len() > 1 && (!rest.is_empty() || run.outcomes.is_empty()) {
+            out.push('\n');
+        }
     }
-    for o in l.outcomes.iter().filter(|o| o.verdict != Verdict::Flagged) {
-        let mark = if o.verdict == Verdict::Passed {
-            "✓"
-        } else {
-            "?"
-        };
+    if !l.skipped.is_empty() {
         let _ = writeln!(
             out,
-            "{mark} {} ({}): {}",
-            o.check,
-            o.verdict.as_str(),
-            o.message
+            "{} outside the run folders not linted (name a file to lint it)",
+            match l.skipped.len() {
+                1 => "1 file".to_string(),
+                n => format!("{n} files"),
+            }
         );
     }
     let _ = writeln!(out, "\nfindings lint: {}", verdict(l));
@@ -66,12 +124,12 @@ pub fn table(l: &Lint) -> String {
 
 /// JSON, for scripts (docs/checks.md describes it).
 pub fn json(l: &Lint) -> String {
-    let checks: Vec<serde_json::Value> = l
-        .outcomes
-        .iter()
-        .map(|o| {
-            let (file, line) = l.place(o);
-            serde_json::json!({
+    let mut checks: Vec<serde_json::Value> = Vec::new();
+    for run in &l.runs {
+        for o in &run.outcomes {
+            let (file, line) = run.place(o);
+            checks.push(serde_json::json!({
+                "run": run.name(),
                 "name": o.check,
                 "verdict": o.verdict.as_str(),
                 "message": o.message,
@@ -81,12 +139,22 @@ pub fn json(l: &Lint) -> String {
                     "id": f.id, "label": format!("F{}", f.id), "title": f.title,
                     "advice": f.advice, "what_to_do": f.what_to_do, "url": f.url,
                 })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
+            }));
+        }
+    }
+    let paths = |ps: &mut dyn Iterator<Item = &std::path::PathBuf>| {
+        ps.map(|p| p.display().to_string()).collect::<Vec<_>>()
+    };
     let v = serde_json::json!({
         "source": l.source,
-        "inputs": l.inputs.iter().map(|(_, p)| p.display().to_string()).collect::<Vec<_>>(),
+        "inputs": paths(&mut l.runs.iter().flat_map(|r| r.inputs.iter().map(|(_, p)| p))),
+        "runs": l.runs.iter().map(|r| serde_json::json!({
+            "run": r.name(),
+            "folder": r.folder.as_ref().map(|f| f.display().to_string()),
+            "inputs": paths(&mut r.inputs.iter().map(|(_, p)| p)),
+            "flagged": r.flags().count(),
+        })).collect::<Vec<_>>(),
+        "skipped": paths(&mut l.skipped.iter()),
         "flagged": l.flags().count(),
         "checks": checks,
         "verdict": verdict(l),
@@ -98,45 +166,53 @@ pub fn json(l: &Lint) -> String {
 pub fn markdown(l: &Lint) -> String {
     let mut out = String::from("### findings lint\n\n");
     let _ = writeln!(out, "**{}** (findings from {}).\n", verdict(l), l.source);
-    for o in l.flags() {
-        let (file, line) = l.place(o);
-        let _ = writeln!(
-            out,
-            "- **`{}`** (`{}:{line}`): {}",
-            o.check,
-            file.display(),
-            o.message
-        );
-        for f in findings_of(l, o) {
-            let _ = write!(
-                out,
-                "  - [F{}: {}]({}): {}.",
-                f.id,
-                f.title.replace('[', "\\[").replace(']', "\\]"),
-                f.url,
-                f.advice.trim_end_matches('.')
-            );
-            if !f.what_to_do.is_empty() {
-                let _ = write!(out, " What to do: {}", f.what_to_do);
-            }
-            out.push('\n');
+    for (heading, run) in runs(l) {
+        if let Some(h) = heading {
+            let _ = writeln!(out, "#### `{h}`\n");
         }
-    }
-    let rest: Vec<&Outcome> = l
-        .outcomes
-        .iter()
-        .filter(|o| o.verdict != Verdict::Flagged)
-        .collect();
-    if !rest.is_empty() {
-        out.push_str("\n| check | verdict | what it found |\n|---|---|---|\n");
-        for o in rest {
+        for o in run.flags() {
+            let (file, line) = run.place(o);
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} |",
+                "- **`{}`** (`{}:{line}`): {}",
                 o.check,
-                o.verdict.as_str(),
-                o.message.replace('|', "\\|")
+                file.display(),
+                o.message
             );
+            for f in findings_of(l, o) {
+                let _ = write!(
+                    out,
+                    "  - [F{}: {}]({}): {}.",
+                    f.id,
+                    f.title.replace('[', "\\[").replace(']', "\\]"),
+                    f.url,
+                    f.advice.trim_end_matches('.')
+                );
+                if !f.what_to_do.is_empty() {
+                    let _ = write!(out, " What to do: {}", f.what_to_do);
+                }
+                out.push('\n');
+            }
+        }
+        let rest: Vec<&Outcome> = run
+            .outcomes
+            .iter()
+            .filter(|o| o.verdict != Verdict::Flagged)
+            .collect();
+        if !rest.is_empty() {
+            out.push_str("\n| check | verdict | what it found |\n|---|---|---|\n");
+            for o in rest {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} |",
+                    o.check,
+                    o.verdict.as_str(),
+                    o.message.replace('|', "\\|")
+                );
+            }
+        }
+        if l.runs.len() > 1 {
+            out.push('\n');
         }
     }
     out
@@ -146,8 +222,8 @@ pub fn markdown(l: &Lint) -> String {
 /// then the verdict.
 pub fn github(l: &Lint) -> String {
     let mut out = String::new();
-    for o in l.flags() {
-        let (file, line) = l.place(o);
+    for (run, o) in l.flags() {
+        let (file, line) = run.place(o);
         let see: Vec<String> = findings_of(l, o)
             .iter()
             .map(|f| format!("F{}", f.id))

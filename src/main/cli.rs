@@ -176,9 +176,11 @@ tries exits 1 naming this server.")]
     #[command(after_help = "\
 The files are read as `findings import` reads them (vllm bench serve,
 SGLang, TensorRT-LLM, genai-perf, AIPerf, llama-bench, guidellm, inferlint
-run folders); nothing is written. The checks are in docs/checks.md.")]
+run folders); nothing is written. The files and run folders named are one
+run; a folder of run folders is linted run folder by run folder. The checks
+are in docs/checks.md.")]
     Lint {
-        /// Result files, and inferlint run folders.
+        /// Result files, inferlint run folders, and folders of run folders.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// The engine measured, for files that do not record it.

@@ -97,6 +97,7 @@ async function main() {
   await journeys.all(env, found.bundled);
   await journeys.seen(env, found.bundled);
   await journeys.importedRun(env);
+  await journeys.checkedRun(env);
   await big.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);

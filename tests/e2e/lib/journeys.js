@@ -551,4 +551,49 @@ async function importedRun(env) {
   });
 }
 
-module.exports = { all, seen, importedRun, luminance, follow, tabUntil };
+/// The checks on the imported run: its page's box "Checked against the
+/// findings" shows one check flagged, one passed and one acknowledged
+/// with its reason, each linked to the finding that names it; following
+/// that link, the finding's page lists the run among those its checks
+/// flagged, and its link leads back to the run.
+async function checkedRun(env) {
+  const s = env.imported;
+  await journey(env, "checked run: flagged, passed and acknowledged checks, and the finding that lists the run", {}, async (page) => {
+    const url = `${s.base}runs/${s.run}/`;
+    const resp = await page.goto(url);
+    H.assert(resp && resp.status() === 200, `${url}: status ${resp && resp.status()}`);
+    const box = page.getByRole("complementary", { name: "Checked against the findings" });
+    H.assert((await box.count()) === 1, "the run page has no box \"Checked against the findings\"");
+    const verdict = async (name) => {
+      const li = box.locator("li.check", { has: page.locator("code", { hasText: name }) });
+      H.assert((await li.count()) === 1, `the box does not list ${name}`);
+      return [(await text(li.locator(".check-verdict"))).trim(), await text(li)];
+    };
+    const [flagged, why] = await verdict("concurrency-achieved");
+    H.assert(flagged === "flagged", `concurrency-achieved is ${flagged}, expected flagged`);
+    H.assert(why.includes("asked for 4 requests at once; the server never ran more than 2"), `concurrency-achieved says: ${why}`);
+    const [passed, counted] = await verdict("preemptions-read");
+    H.assert(passed === "passed", `preemptions-read is ${passed}, expected passed`);
+    H.assert(counted.includes("3 during the run"), `preemptions-read says: ${counted}`);
+    const [acked, reason] = await verdict("no-lost-requests");
+    H.assert(acked === "acknowledged", `no-lost-requests is ${acked}, expected acknowledged (never passed)`);
+    H.assert(reason.includes("Acknowledged: The failed request is the one the fixture keeps"), `no-lost-requests gives no reason: ${reason}`);
+    // Each verdict is told by its word, not by colour alone.
+    const words = await box.locator(".check-verdict").evaluateAll((es) => es.map((e) => getComputedStyle(e).display !== "none" && e.textContent.trim()));
+    H.assert(words.every(Boolean), `a verdict is not shown as a word: ${words}`);
+    // The finding that names the check lists the run as flagged.
+    const li = box.locator("li.check", { has: page.locator("code", { hasText: "concurrency-achieved" }) });
+    await follow(page, li.locator("a").first());
+    const section = page.getByRole("region", { name: /Runs this finding's checks flagged/ });
+    H.assert((await section.count()) === 1, `${page.url()} has no section of flagged runs`);
+    const rows = section.locator("li.check");
+    const listed = await rows.evaluateAll((ls) => ls.map((l) => l.textContent));
+    H.assert(listed.some((l) => l.includes("concurrency-achieved") && l.includes("flagged")), `the finding lists: ${listed.join(" | ")}`);
+    const back = section.locator("li.check", { hasText: "concurrency-achieved" }).locator("a").first();
+    await follow(page, back);
+    H.assert(page.url() === url, `the flagged run's link leads to ${page.url()}, not ${url}`);
+    return `${listed.length} flagged on the finding`;
+  });
+}
+
+module.exports = { all, seen, importedRun, checkedRun, luminance, follow, tabUntil };
