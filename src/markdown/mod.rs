@@ -194,6 +194,35 @@ pub type Resolver<'a> = &'a (dyn Fn(&str) -> Option<String> + Sync);
 
 /// Renders a body.
 pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
+    render_part(body, resolve, false)
+}
+
+/// The "What to do" section of a body, the same bytes [`render`] gives it
+/// (see [`what_to_do_section`]), or nothing. Code outside the section is
+/// not highlighted: highlighting is most of rendering a body, and the
+/// feeds want only this section of each.
+pub fn render_what_to_do(body: &str, resolve: Resolver<'_>) -> String {
+    what_to_do_section(&render_part(body, resolve, true).html).to_string()
+}
+
+/// The "What to do" section of a rendered body, as the renderer wraps it
+/// (`<section class="what-to-do">…</section>`), or nothing. A body holds no
+/// raw HTML of its own, so the first `</section>` after it closes it.
+pub fn what_to_do_section(html: &str) -> &str {
+    let Some(start) = html.find("<section class=\"what-to-do\"") else {
+        return "";
+    };
+    let rest = &html[start..];
+    const CLOSE: &str = "</section>\n";
+    match rest.find(CLOSE) {
+        Some(end) => &rest[..end + CLOSE.len()],
+        None => rest,
+    }
+}
+
+/// [`render`], or with `section_only` the same up to the code blocks
+/// outside the "What to do" section, which are left out.
+fn render_part(body: &str, resolve: Resolver<'_>, section_only: bool) -> Rendered {
     let mut ids = HeadingIds::default();
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut out = Rendered::default();
@@ -225,7 +254,9 @@ pub fn render(body: &str, resolve: Resolver<'_>) -> Rendered {
                 Event::End(TagEnd::CodeBlock) => {
                     let (lang, text) = code.take().unwrap_or_default();
                     flush(&mut events, &mut html_out);
-                    html_out.push_str(&code_block(&text, &lang));
+                    if section_open || !section_only {
+                        html_out.push_str(&code_block(&text, &lang));
+                    }
                     out.has_code = true;
                 }
                 _ => {}
@@ -534,6 +565,45 @@ mod tests {
 
     fn none(_: &str) -> Option<String> {
         None
+    }
+
+    #[test]
+    fn the_what_to_do_section_alone_is_the_section_of_the_whole_body() {
+        let code = |lang: &str| format!("```{lang}\nexport A=1 # x\nrun --x \"y\"\n```\n");
+        let bodies = [
+            String::new(),
+            "No section.\n\n## Notes\n\ntext\n".to_string(),
+            format!(
+                "Intro\n\n{}\n## What to do\n\nPin it.\n\n{}\n## Next\n\n{}",
+                code("bash"),
+                code("python"),
+                code("bash")
+            ),
+            format!(
+                "{}\n## What to do\n\n- a [link](finding:2)\n- b\n\n# Deeper\n\n{}",
+                code("bash"),
+                code("")
+            ),
+            format!(
+                "## What to do\n\n{}\n## What to do\n\n{}",
+                code("bash"),
+                code("bash")
+            ),
+            format!(
+                "## what to do\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n{}",
+                code("sh")
+            ),
+        ];
+        let resolve = |u: &str| (u == "finding:2").then(|| format!("{ROOT}findings/two/"));
+        for body in &bodies {
+            let whole = render(body, &resolve).html;
+            assert_eq!(
+                render_what_to_do(body, &resolve),
+                what_to_do_section(&whole),
+                "{body}"
+            );
+        }
+        assert!(render_what_to_do(&bodies[2], &resolve).contains("language-python"));
     }
 
     #[test]

@@ -12,14 +12,18 @@
 //! Entry ids are the findings' permanent addresses (`/f/<id>/`), so a feed
 //! reader keeps an entry as the same one across renames.
 
+use crate::markdown;
 use crate::model::Model;
 use crate::record::{Date, Finding};
 use crate::render::cards::{description, FindingText};
+use crate::render::links::finding_what_to_do;
 use crate::render::reuse::Reuse;
 use crate::urls;
 use crate::urls::ROOT;
 use crate::util::escape_xml;
+use rayon::prelude::*;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 /// An RFC 3339 timestamp for a record date: midnight UTC.
 fn stamp(d: Date) -> String {
@@ -46,13 +50,52 @@ pub fn entries(model: &Model, engine: Option<&str>) -> Vec<usize> {
     idx
 }
 
-/// The Atom feed of the whole site (`engine` None) or of one engine.
-pub(crate) fn atom(
+/// Every feed of the site: `atom.xml`, then one per engine, each as its
+/// path and text. An entry is the same in every feed that carries it, so
+/// each finding's entry is made once, in parallel, and pasted in each.
+pub(crate) fn feeds(
     model: &Model,
     texts: &[FindingText<'_>],
-    engine: Option<&str>,
     reuse: &Reuse<'_>,
-) -> String {
+) -> Vec<(String, String)> {
+    let lists: Vec<(Option<&str>, Vec<usize>)> = std::iter::once(None)
+        .chain(model.site.engines.iter().map(|e| Some(e.id.as_str())))
+        .map(|engine| (engine, entries(model, engine)))
+        .collect();
+    let mut carried: Vec<usize> = lists.iter().flat_map(|(_, idx)| idx).copied().collect();
+    carried.sort_unstable();
+    carried.dedup();
+    let made: Vec<Arc<Vec<u8>>> = carried
+        .par_iter()
+        .map(|&i| {
+            // An entry is made of the finding's file and what every page reads.
+            reuse.piece(("feed entry", model.findings[i].content_hash), || {
+                let mut e = String::new();
+                entry(&mut e, model, i, &texts[i], reuse);
+                e.into_bytes()
+            })
+        })
+        .collect();
+    let entry_of = |i: usize| -> &[u8] {
+        carried
+            .binary_search(&i)
+            .map_or(&[][..], |k| made[k].as_slice())
+    };
+    lists
+        .iter()
+        .map(|(engine, idx)| atom(model, *engine, idx, &entry_of))
+        .collect()
+}
+
+/// The Atom feed of the whole site (`engine` None) or of one engine, of
+/// the findings `idx` (see [`entries`]), each entry's bytes from `entry_of`;
+/// with its path.
+fn atom<'e>(
+    model: &Model,
+    engine: Option<&str>,
+    idx: &[usize],
+    entry_of: &dyn Fn(usize) -> &'e [u8],
+) -> (String, String) {
     let site = &model.site;
     let base = &site.base_url;
     let (path, title, subtitle, alternate) = match engine {
@@ -77,7 +120,6 @@ pub(crate) fn atom(
         }
     };
     let self_url = format!("{base}{path}");
-    let idx = entries(model, engine);
     // The feed changed when its newest entry did; an empty feed has a fixed date.
     let updated = idx.first().map_or_else(
         || "1970-01-01T00:00:00Z".to_string(),
@@ -109,17 +151,11 @@ pub(crate) fn atom(
         escape_xml(&site.title)
     );
     x.push_str("  <generator>findings</generator>\n");
-    for &i in &idx {
-        // An entry is made of the finding's file and what every page reads.
-        let e = reuse.piece(("feed entry", model.findings[i].content_hash), || {
-            let mut e = String::new();
-            entry(&mut e, model, i, &texts[i], reuse);
-            e.into_bytes()
-        });
-        x.push_str(std::str::from_utf8(&e).unwrap_or_default());
+    for &i in idx {
+        x.push_str(std::str::from_utf8(entry_of(i)).unwrap_or_default());
     }
     x.push_str("</feed>\n");
-    x
+    (path, x)
 }
 
 fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, reuse: &Reuse<'_>) {
@@ -163,10 +199,16 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, reuse: &R
         "    <summary type=\"text\">{}</summary>",
         escape_xml(&description(&f.advice, t.summary_text))
     );
+    // Under `serve` the whole body is rendered once and kept (its page
+    // takes it from there); a clean build renders only the section here.
+    let what_to_do = if reuse.enabled() {
+        markdown::what_to_do_section(&reuse.body(model, i).html).to_string()
+    } else {
+        finding_what_to_do(model, i)
+    };
     // The page's own links are relative; in a feed they must be absolute.
     // Heading self-links ("#") only make sense on the page.
-    let body = reuse.body(model, i).html;
-    let what_to_do = strip_anchors(&what_to_do(&body).replace(ROOT, base));
+    let what_to_do = strip_anchors(&what_to_do.replace(ROOT, base));
     let mut status = f.status.as_str().to_string();
     if let Some(n) = &f.status_note {
         status = format!("{status}: {n}");
@@ -186,21 +228,6 @@ fn entry(x: &mut String, model: &Model, i: usize, t: &FindingText<'_>, reuse: &R
         escape_xml(&html)
     );
     x.push_str("  </entry>\n");
-}
-
-/// The "What to do" section of a rendered body, as the renderer wraps it
-/// (`<section class="what-to-do">…</section>`), or nothing. A body holds no
-/// raw HTML of its own, so the first `</section>` after it closes it.
-fn what_to_do(html: &str) -> &str {
-    let Some(start) = html.find("<section class=\"what-to-do\"") else {
-        return "";
-    };
-    let rest = &html[start..];
-    const CLOSE: &str = "</section>\n";
-    match rest.find(CLOSE) {
-        Some(end) => &rest[..end + CLOSE.len()],
-        None => rest,
-    }
 }
 
 /// Removes the heading self-links (`<a class="anchor" …>#</a>`) of a body.

@@ -54,19 +54,7 @@ pub(crate) fn write<O: Output>(
                 },
             )
         },
-        || {
-            let mut feeds = vec![(
-                urls::FEED.to_string(),
-                feed::atom(model, texts, None, reuse),
-            )];
-            for e in &model.site.engines {
-                feeds.push((
-                    urls::engine_feed(&e.id),
-                    feed::atom(model, texts, Some(&e.id), reuse),
-                ));
-            }
-            feeds
-        },
+        || feed::feeds(model, texts, reuse),
     );
     let mut n = index?;
     export?;

@@ -27,8 +27,14 @@ pub(crate) fn resolve_link(model: &Model, url: &str) -> Option<String> {
 }
 
 /// A finding's body rendered to HTML, internal links still starting with
-/// [`ROOT`]. Called when its page is written, and by the feed for the few
-/// findings it carries.
+/// [`ROOT`]. Called when its page is written, and under `serve` by the
+/// feeds for the findings they carry.
 pub(crate) fn finding_body(model: &Model, i: usize) -> markdown::Rendered {
     markdown::render(&model.findings[i].body, &|u: &str| resolve_link(model, u))
+}
+
+/// The "What to do" section of [`finding_body`], the same bytes, without
+/// highlighting the code outside it: what a feed entry carries.
+pub(crate) fn finding_what_to_do(model: &Model, i: usize) -> String {
+    markdown::render_what_to_do(&model.findings[i].body, &|u: &str| resolve_link(model, u))
 }
