@@ -114,10 +114,14 @@ fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Post
     let listed: Vec<usize> = model.listed().collect();
     let mut map: Map<String, Vec<(u32, u8)>> = Map::default();
     for chunk in listed.chunks(512) {
-        let lists: Vec<(u32, Words)> = chunk
+        let lists: Vec<(u32, Found<'_>)> = chunk
             .par_iter()
             .map_init(Map::default, |mine, &i| {
                 let (f, t) = (&model.findings[i], &texts[i]);
+                if !reuse.enabled() {
+                    // Nothing is kept: the words stay borrowed from the texts.
+                    return (f.id, Found::Made(words_of(&f.advice, t, mine)));
+                }
                 let key = reuse.key((
                     "search words",
                     t.title_text,
@@ -132,22 +136,38 @@ fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Post
                         .map(|(w, bits)| (Box::from(&*w), bits))
                         .collect()
                 });
-                (f.id, words)
+                (f.id, Found::Kept(words))
             })
             .collect();
         // Findings are listed by id, so each word's list is in id order.
-        for (id, words) in lists {
-            for (w, bits) in words.iter() {
-                match map.get_mut(&**w) {
-                    Some(v) => v.push((id, *bits)),
+        for (id, found) in &lists {
+            for (w, bits) in found.iter() {
+                match map.get_mut(w) {
+                    Some(v) => v.push((*id, bits)),
                     None => {
-                        map.insert(w.to_string(), vec![(id, *bits)]);
+                        map.insert(w.to_string(), vec![(*id, bits)]);
                     }
                 }
             }
         }
     }
     map.into_iter().collect()
+}
+
+/// A finding's words with their fields: as [`words_of`] made them, or as
+/// a rebuild keeps them.
+enum Found<'t> {
+    Made(Vec<(Cow<'t, str>, u8)>),
+    Kept(Words),
+}
+
+impl Found<'_> {
+    fn iter(&self) -> Box<dyn Iterator<Item = (&str, u8)> + '_> {
+        match self {
+            Found::Made(v) => Box::new(v.iter().map(|(w, bits)| (&**w, *bits))),
+            Found::Kept(v) => Box::new(v.iter().map(|(w, bits)| (&**w, *bits))),
+        }
+    }
 }
 
 /// The words of one finding, each with the fields it is in; `mine` is a
@@ -296,14 +316,35 @@ fn entry_size(word: &str, postings: &[(u32, u8)]) -> usize {
         .sum();
     // The word as a JSON string (words rarely need an escape, but count
     // it as written), a colon, brackets and a comma after the entry.
-    serde_json::to_string(word).map_or(word.len() + 2, |s| s.len()) + numbers + 3
+    let quoted = if word.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        serde_json::to_string(word).map_or(word.len() + 2, |s| s.len())
+    } else {
+        word.len() + 2
+    };
+    quoted + numbers + 3
+}
+
+/// Appends `n` in decimal: what `write!(out, "{n}")` writes, without the
+/// formatting machinery (a shard of a big site holds a few hundred
+/// thousand numbers).
+fn push_number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// A shard's file: each of `ws` with its findings, delta-coded, written
 /// straight into bytes (a `serde_json::Map` of `Value`s cost an allocation
 /// per number).
 fn shard_bytes(postings: &Postings, ws: &[&str]) -> Vec<u8> {
-    use std::io::Write as _;
     let mut out = Vec::with_capacity(64 + ws.len() * 32);
     out.push(b'{');
     for (k, &w) in ws.iter().enumerate() {
@@ -319,7 +360,7 @@ fn shard_bytes(postings: &Postings, ws: &[&str]) -> Vec<u8> {
             }
             let n = u64::from(id - prev) * 32 + u64::from(bits);
             prev = id;
-            let _ = write!(out, "{n}");
+            push_number(&mut out, n);
         }
         out.push(b']');
     }
@@ -392,6 +433,32 @@ mod tests {
         // for the file's final newline.
         let estimated: usize = 2 + ws.iter().map(|w| entry_size(w, &p[*w])).sum::<usize>();
         assert_eq!(estimated, shard_bytes(&p, &ws).len());
+    }
+
+    #[test]
+    fn numbers_and_sizes_are_written_as_serde_and_fmt_write_them() {
+        for n in [
+            0,
+            7,
+            10,
+            99,
+            100,
+            12345,
+            u64::from(u32::MAX) * 32 + 31,
+            u64::MAX,
+        ] {
+            let mut out = Vec::new();
+            push_number(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
+        for w in ["kv", "a\"b", "back\\slash", "tab\there", "é"] {
+            let json = serde_json::to_string(w).unwrap();
+            assert_eq!(
+                entry_size(w, &[(1, 1)]),
+                json.len() + "33".len() + 1 + 3,
+                "{w}"
+            );
+        }
     }
 
     #[test]

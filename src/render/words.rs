@@ -60,6 +60,9 @@ fn stop_words() -> &'static HashSet<&'static str, foldhash::fast::FixedState> {
     SET.get_or_init(|| STOP.iter().copied().collect())
 }
 
+/// The length of the longest word of [`STOP`]: a longer word is not looked up.
+const STOP_LEN: usize = 7;
+
 /// Common English words that carry nothing for search, sorted.
 const STOP: &[&str] = &[
     "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
@@ -88,23 +91,33 @@ pub(crate) fn words(lower: &str) -> Box<dyn Iterator<Item = &str> + '_> {
     )
 }
 
+/// The bytes of a word: letters, digits and `.-_+/` (see [`words`]).
+const WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_' | b'+' | b'/');
+        b += 1;
+    }
+    t
+};
+
 /// [`words`] of ASCII text, a byte at a time: the same words, without
 /// decoding characters (splitting bodies by `char` was most of the index's
-/// time).
+/// time), each byte's class read from a table.
 fn ascii_words(lower: &str) -> impl Iterator<Item = &str> {
     let bytes = lower.as_bytes();
-    let is_word =
-        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'+' | b'/');
     let mut i = 0;
     std::iter::from_fn(move || loop {
-        while i < bytes.len() && !is_word(bytes[i]) {
+        while i < bytes.len() && !WORD_BYTES[usize::from(bytes[i])] {
             i += 1;
         }
         if i == bytes.len() {
             return None;
         }
         let (mut start, mut end) = (i, i);
-        while end < bytes.len() && is_word(bytes[end]) {
+        while end < bytes.len() && WORD_BYTES[usize::from(bytes[end])] {
             end += 1;
         }
         i = end;
@@ -135,14 +148,16 @@ pub(crate) fn lowercase(s: &str) -> String {
 pub(crate) fn body_words(text: &str, seen: &str, limit: usize) -> String {
     let lower = lowercase(text);
     let seen = lowercase(seen);
-    // foldhash: the standard SipHash is most of this function's time.
+    // foldhash: the standard SipHash is most of this function's time. A
+    // body has a few hundred distinct words: room for them from the start,
+    // not a table grown and rehashed again and again.
     let mut taken: HashSet<&str, foldhash::fast::FixedState> =
-        HashSet::with_hasher(Default::default());
+        HashSet::with_capacity_and_hasher(512, Default::default());
     taken.extend(words(&seen));
     let mut out = String::new();
     for w in words(&lower) {
         if (w.len() <= 4 && w.chars().nth(1).is_none())
-            || stop_words().contains(w)
+            || (w.len() <= STOP_LEN && stop_words().contains(w))
             || !taken.insert(w)
         {
             continue;
@@ -189,5 +204,6 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(STOP.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(STOP.iter().map(|w| w.len()).max(), Some(STOP_LEN));
     }
 }
