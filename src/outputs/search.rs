@@ -67,9 +67,49 @@ struct Manifest<'a> {
     shards: &'static str,
 }
 
-/// Each word and the findings it occurs in, as `(id, fields)`, ids
-/// ascending.
-type Postings = BTreeMap<String, Vec<(u32, u8)>>;
+/// Each word and the findings it occurs in, ids ascending.
+type Postings = BTreeMap<String, Coded>;
+
+/// The findings a word occurs in, already as its shard writes them: each
+/// as the number `(id − previous id) × 32 + fields`, kept in LEB128 (seven
+/// bits a byte). Most numbers take a byte or two, where an `(id, fields)`
+/// pair took eight: the index of 10,000 findings was the build's peak of
+/// memory.
+#[derive(Debug, Default, Clone)]
+struct Coded {
+    /// The id of the last finding added.
+    last: u32,
+    bytes: Vec<u8>,
+}
+
+impl Coded {
+    /// Adds finding `id` (above the last one) with the fields `bits`.
+    fn push(&mut self, id: u32, bits: u8) {
+        let mut n = u64::from(id - self.last) * 32 + u64::from(bits);
+        self.last = id;
+        while n >= 0x80 {
+            self.bytes.push((n as u8 & 0x7f) | 0x80);
+            n >>= 7;
+        }
+        self.bytes.push(n as u8);
+    }
+
+    /// The numbers, in order.
+    fn numbers(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut bytes = self.bytes.iter();
+        std::iter::from_fn(move || {
+            let (mut n, mut shift) = (0u64, 0);
+            loop {
+                let b = *bytes.next()?;
+                n |= u64::from(b & 0x7f) << shift;
+                if b < 0x80 {
+                    return Some(n);
+                }
+                shift += 7;
+            }
+        })
+    }
+}
 
 /// Writes the manifest and the shards of the listed findings of `model`;
 /// returns how many files it wrote.
@@ -80,26 +120,29 @@ pub(crate) fn write<O: Output>(
     reuse: &Reuse<'_>,
 ) -> Result<usize, WriteError> {
     let postings = postings(model, texts, reuse);
-    let shards = shard(&postings);
-    let mut split: Vec<&str> = shards
-        .iter()
-        .filter(|s| s.split)
-        .map(|s| s.key.as_str())
-        .collect();
-    split.sort_unstable();
+    // Each shard is written as soon as it is made: only the keys wait for
+    // the manifest.
+    let mut keys: Vec<(String, bool)> = Vec::new();
+    shard(&postings, &mut |key, split, bytes| {
+        out.write(&urls::search_shard(key), bytes)?;
+        keys.push((key.to_string(), split));
+        Ok(())
+    })?;
+    keys.sort_unstable();
     let manifest = Manifest {
         schema_version: SCHEMA_VERSION,
         fields: FIELDS,
         count: model.listed().count(),
-        keys: shards.iter().map(|s| s.key.as_str()).collect(),
-        split,
+        keys: keys.iter().map(|(k, _)| k.as_str()).collect(),
+        split: keys
+            .iter()
+            .filter(|(_, split)| *split)
+            .map(|(k, _)| k.as_str())
+            .collect(),
         shards: urls::SEARCH_SHARDS,
     };
     out.write(urls::SEARCH_INDEX, &super::export::to_bytes(&manifest))?;
-    for s in &shards {
-        out.write(&urls::search_shard(&s.key), &s.bytes)?;
-    }
-    Ok(1 + shards.len())
+    Ok(1 + keys.len())
 }
 
 /// A hash map with foldhash: the standard SipHash was a third of the
@@ -112,7 +155,7 @@ type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 /// are reused while its texts are the same.
 fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Postings {
     let listed: Vec<usize> = model.listed().collect();
-    let mut map: Map<String, Vec<(u32, u8)>> = Map::default();
+    let mut map: Map<String, Coded> = Map::default();
     for chunk in listed.chunks(512) {
         let lists: Vec<(u32, Found<'_>)> = chunk
             .par_iter()
@@ -143,10 +186,8 @@ fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Post
         for (id, found) in &lists {
             for (w, bits) in found.iter() {
                 match map.get_mut(w) {
-                    Some(v) => v.push((*id, bits)),
-                    None => {
-                        map.insert(w.to_string(), vec![(*id, bits)]);
-                    }
+                    Some(v) => v.push(*id, bits),
+                    None => map.entry(w.to_string()).or_default().push(*id, bits),
                 }
             }
         }
@@ -234,23 +275,20 @@ fn parts(word: &str) -> Vec<String> {
     out
 }
 
-/// A shard: its key, whether it was split (then it holds only the word
-/// equal to its key), and its bytes.
-struct Shard {
-    key: String,
-    split: bool,
-    bytes: Vec<u8>,
-}
-
 /// The first `n` characters of `w`.
 fn prefix(w: &str, n: usize) -> &str {
     w.char_indices().nth(n).map_or(w, |(i, _)| &w[..i])
 }
 
-/// The shards of `postings`: by the words' first [`KEY_CHARS`] letters,
-/// each over [`SHARD_BYTES`] split by one letter more.
-fn shard(postings: &Postings) -> Vec<Shard> {
-    let mut out = Vec::new();
+/// What [`shard`] hands each shard to: its key, whether it was split, its
+/// bytes.
+type WriteShard<'a> = dyn FnMut(&str, bool, &[u8]) -> Result<(), WriteError> + 'a;
+
+/// Cuts `postings` into shards, by the words' first [`KEY_CHARS`] letters,
+/// each over [`SHARD_BYTES`] split by one letter more, and hands each to
+/// `write` with its key, whether it was split (then it holds only the word
+/// equal to its key) and its bytes.
+fn shard(postings: &Postings, write: &mut WriteShard<'_>) -> Result<(), WriteError> {
     let mut by_key: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for w in postings.keys() {
         by_key.entry(prefix(w, KEY_CHARS)).or_default().push(w);
@@ -266,11 +304,7 @@ fn shard(postings: &Postings) -> Vec<Shard> {
             .map(|w| entry_size(w, &postings[*w]))
             .sum::<usize>();
         if size <= SHARD_BYTES || ws.iter().all(|w| w.chars().count() <= n) {
-            out.push(Shard {
-                key: key.to_string(),
-                split: false,
-                bytes: shard_bytes(postings, &ws),
-            });
+            write(key, false, &shard_bytes(postings, &ws))?;
             continue;
         }
         let mut sub: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
@@ -282,21 +316,16 @@ fn shard(postings: &Postings) -> Vec<Shard> {
                 sub.entry(prefix(w, n + 1)).or_default().push(w);
             }
         }
-        out.push(Shard {
-            key: key.to_string(),
-            split: true,
-            bytes: shard_bytes(postings, &own),
-        });
+        write(key, true, &shard_bytes(postings, &own))?;
         todo.extend(sub.into_iter().map(|(k, ws)| (n + 1, k, ws)));
     }
-    out.sort_by(|a, b| a.key.cmp(&b.key));
-    out
+    Ok(())
 }
 
 /// The bytes `"word":[…],` takes in a shard, without writing it: what
 /// decides whether a shard is split (serializing every candidate shard to
 /// measure it was most of the index's time).
-fn entry_size(word: &str, postings: &[(u32, u8)]) -> usize {
+fn entry_size(word: &str, postings: &Coded) -> usize {
     let digits = |mut n: u64| {
         let mut d = 1;
         while n >= 10 {
@@ -305,15 +334,7 @@ fn entry_size(word: &str, postings: &[(u32, u8)]) -> usize {
         }
         d
     };
-    let mut prev = 0;
-    let numbers: usize = postings
-        .iter()
-        .map(|&(id, bits)| {
-            let n = u64::from(id - prev) * 32 + u64::from(bits);
-            prev = id;
-            digits(n) + 1
-        })
-        .sum();
+    let numbers: usize = postings.numbers().map(|n| digits(n) + 1).sum();
     // The word as a JSON string (words rarely need an escape, but count
     // it as written), a colon, brackets and a comma after the entry.
     let quoted = if word.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
@@ -353,13 +374,10 @@ fn shard_bytes(postings: &Postings, ws: &[&str]) -> Vec<u8> {
         }
         let _ = serde_json::to_writer(&mut out, w);
         out.extend_from_slice(b":[");
-        let mut prev = 0;
-        for (j, &(id, bits)) in postings[w].iter().enumerate() {
+        for (j, n) in postings[w].numbers().enumerate() {
             if j > 0 {
                 out.push(b',');
             }
-            let n = u64::from(id - prev) * 32 + u64::from(bits);
-            prev = id;
             push_number(&mut out, n);
         }
         out.push(b']');
@@ -372,11 +390,49 @@ fn shard_bytes(postings: &Postings, ws: &[&str]) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    fn coded(p: &[(u32, u8)]) -> Coded {
+        let mut c = Coded::default();
+        for &(id, bits) in p {
+            c.push(id, bits);
+        }
+        c
+    }
+
     fn postings_of(words: &[(&str, &[(u32, u8)])]) -> Postings {
         words
             .iter()
-            .map(|(w, p)| (w.to_string(), p.to_vec()))
+            .map(|(w, p)| (w.to_string(), coded(p)))
             .collect()
+    }
+
+    /// Every shard of `p`: its key, whether it was split, its text.
+    struct Written {
+        key: String,
+        split: bool,
+        bytes: Vec<u8>,
+    }
+
+    fn shards_of(p: &Postings) -> Vec<Written> {
+        let mut out = Vec::new();
+        shard(p, &mut |key, split, bytes| {
+            out.push(Written {
+                key: key.to_string(),
+                split,
+                bytes: bytes.to_vec(),
+            });
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn postings_keep_their_numbers() {
+        let p = [(1, 1), (2, 31), (1_000, 16), (u32::MAX, 3)];
+        let expected: Vec<u64> = vec![33, 63, 998 * 32 + 16, u64::from(u32::MAX - 1_000) * 32 + 3];
+        assert_eq!(coded(&p).numbers().collect::<Vec<_>>(), expected);
+        // A byte or two for most findings.
+        assert_eq!(coded(&[(1, 1), (3, 4)]).bytes.len(), 2);
     }
 
     #[test]
@@ -388,7 +444,7 @@ mod tests {
             ("pre", &[(3, 1)]),
             ("run", &[(1, 1), (4, 3)]),
         ]);
-        let shards = shard(&p);
+        let shards = shards_of(&p);
         let keys: Vec<(&str, bool)> = shards.iter().map(|s| (s.key.as_str(), s.split)).collect();
         // "pr" and "pre" are too big; "pref" still holds two big words, so
         // it splits down to the words themselves.
@@ -454,7 +510,7 @@ mod tests {
         for w in ["kv", "a\"b", "back\\slash", "tab\there", "é"] {
             let json = serde_json::to_string(w).unwrap();
             assert_eq!(
-                entry_size(w, &[(1, 1)]),
+                entry_size(w, &coded(&[(1, 1)])),
                 json.len() + "33".len() + 1 + 3,
                 "{w}"
             );
