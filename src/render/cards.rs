@@ -9,7 +9,7 @@
 //! the whole build.
 
 use super::reuse::Reuse;
-use super::templates::{self, Templates};
+use super::templates::{self, CardHtml, Templates};
 use super::words::terms_and_words;
 use super::RenderError;
 use crate::markdown;
@@ -52,7 +52,7 @@ pub(crate) struct Prepared {
     pub(crate) card: Arc<Card>,
     /// The card rendered by the `card` macro, with `h3` and `h2` titles:
     /// what `finding_card` returns to templates.
-    pub(crate) card_html: (Arc<str>, Arc<str>),
+    pub(crate) card_html: CardHtml,
     /// When a rebuild may reuse pages ([`Reuse::enabled`]), a hash of all a
     /// list may show of the finding: its card and every field but the body
     /// (see `pages::finding`'s key); else 0.
@@ -222,14 +222,13 @@ fn prepare(
     };
     // The card as lists show it, through the site's `card` macro.
     let value = serde_json::to_value(&card).unwrap_or_default();
-    let (h3, h2) = templates
+    let card_html = templates
         .card_titles(&value)
         .map_err(|message| RenderError::Template {
             template: templates::CARD.to_string(),
             page: urls::finding(&f.slug),
             message,
         })?;
-    let card_html = (Arc::<str>::from(h3), Arc::<str>::from(h2));
     Ok(Prepared {
         summary_text: summary_text.into(),
         what_to_do: what_to_do.into(),

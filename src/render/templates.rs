@@ -78,8 +78,44 @@ const CARD_ANY: &str = "_card_any.html";
 /// `card` macro, which prints `heading` as it is and nowhere else.
 const HEADING: &str = "\u{1}heading\u{1}";
 
-/// The cards of this build's findings by id, with `h3` and `h2` titles.
-pub type Cards = std::collections::HashMap<u32, (Arc<str>, Arc<str>)>;
+/// The cards of this build's findings by id.
+pub type Cards = std::collections::HashMap<u32, CardHtml>;
+
+/// A finding's card as `finding_card` pastes it, with an `h3` or an `h2`
+/// title.
+#[derive(Clone, Debug)]
+pub enum CardHtml {
+    /// One rendering by the built-in macro, with a stand-in at the two
+    /// places (found at these offsets) where the title's tag name goes: a
+    /// card is a kilobyte, and 10,000 findings held two of each.
+    Cut(Arc<str>, [usize; 2]),
+    /// A site's own macro, rendered once for each title.
+    Each {
+        /// With an `h3` title.
+        h3: Arc<str>,
+        /// With an `h2` title.
+        h2: Arc<str>,
+    },
+}
+
+impl CardHtml {
+    /// The card with an `h2` title, or an `h3` one.
+    pub fn html(&self, h2: bool) -> String {
+        match self {
+            CardHtml::Cut(any, [a, b]) => {
+                let tag = if h2 { "h2" } else { "h3" };
+                let mut out = String::with_capacity(any.len());
+                out.push_str(&any[..*a]);
+                out.push_str(tag);
+                out.push_str(&any[a + HEADING.len()..*b]);
+                out.push_str(tag);
+                out.push_str(&any[b + HEADING.len()..]);
+                out
+            }
+            CardHtml::Each { h3, h2: with_h2 } => if h2 { with_h2 } else { h3 }.to_string(),
+        }
+    }
+}
 
 /// The `finding_card(id=N, heading="h2")` function of templates: the
 /// finding's card as rendered once by [`CARD`] or [`CARD_H2`].
@@ -99,13 +135,11 @@ impl tera::Function for CardFunction {
             .0
             .read()
             .map_err(|_| "finding_card: cards unavailable")?;
-        let (h3_html, h2_html) = u32::try_from(id)
+        let card = u32::try_from(id)
             .ok()
             .and_then(|id| cards.get(&id))
             .ok_or_else(|| format!("finding_card: no finding F{id} in this build"))?;
-        Ok(tera::Value::String(
-            if h2 { h2_html } else { h3_html }.to_string(),
-        ))
+        Ok(tera::Value::String(card.html(h2)))
     }
 
     fn is_safe(&self) -> bool {
@@ -236,21 +270,22 @@ impl Templates {
     /// stand-in serves both (half the card renders of a build); a site's
     /// own macro, or a card whose text holds the stand-in, gets both
     /// renderings.
-    pub fn card_titles(&self, value: &serde_json::Value) -> Result<(String, String), String> {
+    pub fn card_titles(&self, value: &serde_json::Value) -> Result<CardHtml, String> {
         if !self.own_macros {
             let mut ctx = Context::new();
             ctx.insert("f", value);
             ctx.insert("root", crate::urls::ROOT);
             ctx.insert("heading", HEADING);
             let any = self.tera.render(CARD_ANY, &ctx).map_err(|e| explain(&e))?;
-            if any.matches(HEADING).count() == 2 {
-                return Ok((any.replace(HEADING, "h3"), any.replace(HEADING, "h2")));
+            let at: Vec<usize> = any.match_indices(HEADING).map(|(i, _)| i).collect();
+            if let [a, b] = at[..] {
+                return Ok(CardHtml::Cut(any.into(), [a, b]));
             }
         }
-        Ok((
-            self.render_piece(CARD, value)?,
-            self.render_piece(CARD_H2, value)?,
-        ))
+        Ok(CardHtml::Each {
+            h3: self.render_piece(CARD, value)?.into(),
+            h2: self.render_piece(CARD_H2, value)?.into(),
+        })
     }
 
     /// A hash of all the templates (see the field).
@@ -307,9 +342,16 @@ mod tests {
             &format!("Holds {HEADING}"),
         ] {
             let value = card(title);
-            let (h3, h2) = t.card_titles(&value).unwrap();
+            let html = t.card_titles(&value).unwrap();
+            let (h3, h2) = (html.html(false), html.html(true));
             assert_eq!((h3.clone(), h2.clone()), both(&t, &value));
             assert!(h3.contains("<h3 class=\"card-title\">") && h2.contains("</h2>"));
+            // The stand-in in the card's own text makes three: rendered twice.
+            assert_eq!(
+                matches!(html, CardHtml::Cut(..)),
+                !title.contains(HEADING),
+                "{title}"
+            );
         }
     }
 
@@ -330,7 +372,8 @@ mod tests {
         let t = Templates::load(dir.path()).unwrap();
         assert!(t.own_macros);
         let value = card("Plain");
-        let (h3, h2) = t.card_titles(&value).unwrap();
+        let html = t.card_titles(&value).unwrap();
+        let (h3, h2) = (html.html(false), html.html(true));
         assert_eq!((h3.clone(), h2.clone()), both(&t, &value));
         assert!(h2.contains("<b>main</b>") && !h3.contains("<b>main</b>"));
     }
