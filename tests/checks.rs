@@ -679,3 +679,59 @@ fn the_schemas_name_every_check() {
         serde_json::Value::from(names)
     );
 }
+
+/// `--from` a built site: the findings and their checks come from its
+/// `findings.json`, as `findings audit --from` reads them, and the flags
+/// carry the published site's addresses.
+#[test]
+fn lint_takes_the_findings_from_a_built_site() {
+    let site = common::Site::copy_of("minimal");
+    site.write(
+        "findings/cache-size.md",
+        &site.read("findings/cache-size.md").replacen(
+            "runs: [cache-sweep]",
+            "runs: [cache-sweep]\nchecks: [concurrency-achieved]",
+            1,
+        ),
+    );
+    let out = site.root().join("built");
+    let b = site.run(&["build", "--output", out.to_str().unwrap()]);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    let run = fixture("inferlint/vllm-run");
+    // Run from a folder with no records: the findings are the built site's.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let done = std::process::Command::new(env!("CARGO_BIN_EXE_findings"))
+        .args([
+            "lint",
+            run.to_str().unwrap(),
+            "--from",
+            out.to_str().unwrap(),
+        ])
+        .current_dir(elsewhere.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
+    let r = common::Output {
+        code: done.status.code().unwrap_or(-1),
+        stdout,
+        stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
+    };
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with(&format!(
+            "Findings from {}\n\n! concurrency-achieved  {}:",
+            out.join("findings.json").display(),
+            run.join("run.series.jsonl").display()
+        )),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("    F7   The cache size changed between starts\n         Advice: Pin the cache size\n         What to do: Set the cache size explicitly.\n         https://example.org/sub/f/7/\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .ends_with("\nfindings lint: 1 check flags these files: concurrency-achieved\n"),
+        "{}",
+        r.stdout
+    );
+}
