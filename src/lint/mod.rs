@@ -182,18 +182,14 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
             source,
         })?;
         if !meta.is_dir() {
-            together.push(read_input(path)?);
+            together.push(file_input(path)?);
             continue;
         }
-        let listing = list(path)?;
-        if listing.dirs.is_empty() {
-            together.push(read_input(path)?);
-            continue;
-        }
-        if holds_a_load(&listing.files)? {
-            together.push(read_input(path)?);
+        let folder = Folder::open(path)?;
+        if folder.dirs.is_empty() || folder.holds_a_load() {
+            together.push(folder_input(path, folder)?);
         } else {
-            search(listing, &mut found, &mut skipped)?;
+            search(folder, &mut found, &mut skipped)?;
         }
     }
     if together.is_empty() && found.is_empty() {
@@ -247,80 +243,83 @@ struct Input {
     facts: Vec<Fact>,
 }
 
-/// Whether `files` hold the files of a load: a client's results, or
-/// inferlint's snapshots or series (not only start-up logs). A file of no
-/// known format does not count.
-fn holds_a_load(files: &[PathBuf]) -> Result<bool, LintError> {
-    Ok(formats(files)?.iter().any(|f| *f != Format::ServerLog))
-}
-
-/// The known formats among `files`.
-fn formats(files: &[PathBuf]) -> Result<Vec<Format>, LintError> {
-    let mut found = Vec::new();
-    for f in files {
-        let bytes = read_limited(f)?;
-        if let Ok(format) = results::detect(&f.display().to_string(), &bytes) {
-            found.push(format);
-        }
-    }
-    Ok(found)
-}
-
-/// A folder's entries, hidden ones left out, in name order.
-struct Listing {
-    files: Vec<PathBuf>,
+/// A folder as the lint sees it: its files, read once, with the format of
+/// each one known, and its folders; hidden entries left out, in name
+/// order.
+struct Folder {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    /// The known formats among `files`.
+    formats: Vec<Format>,
     dirs: Vec<PathBuf>,
 }
 
-fn list(dir: &Path) -> Result<Listing, LintError> {
-    let io = |source| LintError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut listing = Listing {
-        files: Vec::new(),
-        dirs: Vec::new(),
-    };
-    for e in std::fs::read_dir(dir).map_err(io)? {
-        let e = e.map_err(io)?;
-        if e.file_name().to_string_lossy().starts_with('.') {
-            continue;
+impl Folder {
+    fn open(dir: &Path) -> Result<Folder, LintError> {
+        let io = |source| LintError::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let (mut files, mut dirs) = (Vec::new(), Vec::new());
+        for e in std::fs::read_dir(dir).map_err(io)? {
+            let e = e.map_err(io)?;
+            if e.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            // A link is not followed: a folder of runs linking to itself
+            // would otherwise be walked for ever.
+            let kind = e.file_type().map_err(io)?;
+            if kind.is_dir() {
+                dirs.push(e.path());
+            } else if kind.is_file() {
+                files.push(e.path());
+            }
         }
-        // A link is not followed: a folder of runs linking to itself
-        // would otherwise be walked for ever.
-        let kind = e.file_type().map_err(io)?;
-        if kind.is_dir() {
-            listing.dirs.push(e.path());
-        } else if kind.is_file() {
-            listing.files.push(e.path());
+        files.sort();
+        dirs.sort();
+        let mut read = Vec::with_capacity(files.len());
+        let mut formats = Vec::new();
+        for f in files {
+            let bytes = read_limited(&f)?;
+            if let Ok(format) = results::detect(&f.display().to_string(), &bytes) {
+                formats.push(format);
+            }
+            read.push((f, bytes));
         }
+        Ok(Folder {
+            files: read,
+            formats,
+            dirs,
+        })
     }
-    listing.files.sort();
-    listing.dirs.sort();
-    Ok(listing)
+
+    /// Whether it holds the files of a load: a client's results, or
+    /// inferlint's snapshots or series (not only start-up logs). A file of
+    /// no known format does not count.
+    fn holds_a_load(&self) -> bool {
+        self.formats.iter().any(|f| *f != Format::ServerLog)
+    }
 }
 
 /// Walks a folder of run folders: a folder that holds a load, or that
 /// holds no folder but a file of a known format, is a run; any other is
 /// searched in turn, its own files skipped. Each folder is listed once and
-/// each file read at most twice, so the walk is linear in what the folder
-/// holds.
+/// each file read once, so the walk is linear in what the folder holds.
 fn search(
-    listing: Listing,
+    folder: Folder,
     found: &mut Vec<(PathBuf, Input)>,
     skipped: &mut Vec<PathBuf>,
 ) -> Result<(), LintError> {
-    skipped.extend(listing.files);
-    for sub in listing.dirs {
-        let inner = list(&sub)?;
-        let known = formats(&inner.files)?;
+    skipped.extend(folder.files.into_iter().map(|(p, _)| p));
+    for sub in folder.dirs {
+        let inner = Folder::open(&sub)?;
         let a_run = if inner.dirs.is_empty() {
-            !known.is_empty()
+            !inner.formats.is_empty()
         } else {
-            known.iter().any(|f| *f != Format::ServerLog)
+            inner.holds_a_load()
         };
         if a_run {
-            found.push((sub.clone(), read_input(&sub)?));
+            let input = folder_input(&sub, inner)?;
+            found.push((sub, input));
         } else {
             search(inner, found, skipped)?;
         }
@@ -328,46 +327,52 @@ fn search(
     Ok(())
 }
 
-/// Reads a result file, or a run folder's files.
-fn read_input(path: &Path) -> Result<Input, LintError> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| {
-            LintError::Usage(format!("{}: not a file or folder name", path.display()))
-        })?;
-    let entry = format!("raw/{name}");
-    if path.is_dir() {
-        let mut files = Vec::new();
-        for f in list(path)?.files {
-            let fname = f
+/// The name a run gives an input: `raw/<its file or folder name>`.
+fn entry_of(path: &Path) -> Result<String, LintError> {
+    path.file_name()
+        .map(|n| format!("raw/{}", n.to_string_lossy()))
+        .ok_or_else(|| LintError::Usage(format!("{}: not a file or folder name", path.display())))
+}
+
+/// Reads a run folder's files (as [`Folder::open`] read them).
+fn folder_input(path: &Path, folder: Folder) -> Result<Input, LintError> {
+    let entry = entry_of(path)?;
+    let files: Vec<(String, Vec<u8>)> = folder
+        .files
+        .into_iter()
+        .map(|(f, bytes)| {
+            let name = f
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-            files.push((fname, read_limited(&f)?));
-        }
-        let named: Vec<(String, Vec<u8>)> = files
-            .iter()
-            .map(|(n, b)| (format!("{entry}/{n}"), b.clone()))
-            .collect();
-        let folder = results::read_folder(&named)?;
-        let mut facts: Vec<Fact> = folder.files.iter().flat_map(|f| f.facts.clone()).collect();
-        facts.extend(folder.facts.iter().cloned());
-        Ok(Input {
-            entry,
-            path: path.to_path_buf(),
-            bytes: ResultInputOwned::Folder(files),
-            facts,
+            (name, bytes)
         })
-    } else {
-        let bytes = read_limited(path)?;
-        let file = results::read(&entry, &bytes)?;
-        Ok(Input {
-            entry,
-            path: path.to_path_buf(),
-            bytes: ResultInputOwned::File(bytes),
-            facts: file.facts,
-        })
-    }
+        .collect();
+    let named: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|(n, b)| (format!("{entry}/{n}"), b.clone()))
+        .collect();
+    let read = results::read_folder(&named)?;
+    let mut facts: Vec<Fact> = read.files.iter().flat_map(|f| f.facts.clone()).collect();
+    facts.extend(read.facts.iter().cloned());
+    Ok(Input {
+        entry,
+        path: path.to_path_buf(),
+        bytes: ResultInputOwned::Folder(files),
+        facts,
+    })
+}
+
+/// Reads a result file.
+fn file_input(path: &Path) -> Result<Input, LintError> {
+    let entry = entry_of(path)?;
+    let bytes = read_limited(path)?;
+    let file = results::read(&entry, &bytes)?;
+    Ok(Input {
+        entry,
+        path: path.to_path_buf(),
+        bytes: ResultInputOwned::File(bytes),
+        facts: file.facts,
+    })
 }
 
 /// The inputs as one run, and the verdicts on it of the checks the
