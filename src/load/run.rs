@@ -31,16 +31,18 @@ pub(super) fn load_run(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Opti
         );
         return None;
     }
-    if !root.join(&file).exists() && root.join(&file).symlink_metadata().is_err() {
-        diags.push(
-            Diagnostic::error(dir, Span::default(), "the run folder has no run.yaml").hint(
-                "every folder in data/runs/ is a run; add its run.yaml, or start the folder's name with _ to leave it out",
-            ),
-        );
-        return None;
-    }
+    // Read first, and ask why only when that fails: a system call less
+    // for each of a site's runs.
     let text = match read_text(root, &file, MAX_RECORD_BYTES) {
         Ok(t) => t,
+        Err(_) if !root.join(&file).exists() && root.join(&file).symlink_metadata().is_err() => {
+            diags.push(
+                Diagnostic::error(dir, Span::default(), "the run folder has no run.yaml").hint(
+                    "every folder in data/runs/ is a run; add its run.yaml, or start the folder's name with _ to leave it out",
+                ),
+            );
+            return None;
+        }
         Err(d) => {
             diags.push(d);
             return None;
@@ -61,11 +63,11 @@ pub fn parse_run_at(root: &Path, dir: &Path, text: &str) -> (Option<Run>, Diagno
 fn read_run_text(root: &Path, dir: &Path, text: &str, diags: &mut Diagnostics) -> Option<Run> {
     let tables = |name: &str| {
         let rel = dir.join(name);
-        if !root.join(&rel).is_file() {
-            return TableText::Missing;
-        }
+        // Reading succeeds only for a regular file; whether it is one is
+        // asked only when reading fails.
         match read_text(root, &rel, MAX_TABLE_BYTES) {
             Ok(t) => TableText::Text(t),
+            Err(_) if !root.join(&rel).is_file() => TableText::Missing,
             Err(d) => TableText::Unreadable(d),
         }
     };
