@@ -522,7 +522,8 @@ impl<'a> Processor<'a> {
             &macro_call.name[..],
         )?;
 
-        let mut frame_context = FrameContext::with_capacity(macro_definition.args.len());
+        let mut frame_context =
+            FrameContext::with_capacity_and_hasher(macro_definition.args.len(), Default::default());
 
         // First the default arguments
         for (arg_name, default_value) in &macro_definition.args {

@@ -8,7 +8,9 @@ use crate::renderer::for_loop::ForLoop;
 use crate::template::Template;
 
 pub type Val<'a> = Cow<'a, Value>;
-pub type FrameContext<'a> = HashMap<&'a str, Val<'a>>;
+/// A frame's variables. foldhash, not SipHash: every variable a template
+/// prints is looked up in each frame it passes, and hashing was most of it.
+pub type FrameContext<'a> = HashMap<&'a str, Val<'a>, foldhash::fast::FixedState>;
 
 /// Gets a value within a value by pointer, keeping lifetime
 #[inline]
@@ -58,7 +60,7 @@ impl<'a> StackFrame<'a> {
         StackFrame {
             kind,
             name,
-            context: FrameContext::new(),
+            context: FrameContext::default(),
             active_template: tpl,
             for_loop: None,
             macro_namespace: None,
@@ -69,7 +71,7 @@ impl<'a> StackFrame<'a> {
         StackFrame {
             kind: FrameType::ForLoop,
             name,
-            context: FrameContext::new(),
+            context: FrameContext::default(),
             active_template: tpl,
             for_loop: Some(for_loop),
             macro_namespace: None,
@@ -96,7 +98,7 @@ impl<'a> StackFrame<'a> {
         StackFrame {
             kind: FrameType::Include,
             name,
-            context: FrameContext::new(),
+            context: FrameContext::default(),
             active_template: tpl,
             for_loop: None,
             macro_namespace: None,
