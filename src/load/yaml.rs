@@ -389,7 +389,7 @@ fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span
     spans.origin = Span::new(first_line, 1);
     let mut raw = RawText::default();
     let mut stack: Vec<Frame> = Vec::new();
-    let mut counters: HashMap<String, usize> = HashMap::new();
+    let mut counters: HashMap<String, usize, foldhash::fast::FixedState> = HashMap::default();
     let mut block_indent: Option<usize> = None;
 
     for (i, line) in text.lines().enumerate() {

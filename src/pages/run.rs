@@ -14,7 +14,7 @@ use crate::model::{ChartRef, Model};
 use crate::record::Run;
 use crate::render::cards::cards;
 use crate::render::charts::ChartView;
-use crate::render::RenderError;
+use crate::render::{table_rows_html, RenderError};
 use crate::urls::{self, ROOT};
 use crate::util::hash_of;
 use crate::version::Version;
@@ -251,7 +251,7 @@ pub(super) fn job(
             "rows": &t.rows[..t.rows.len().min(TABLE_ROWS_SHOWN)],
             // The same rows as HTML: a loop over every cell in the template
             // was a third of a run page's rendering.
-            "rows_html": rows_html(&t.rows[..t.rows.len().min(TABLE_ROWS_SHOWN)]),
+            "rows_html": table_rows_html(&t.rows[..t.rows.len().min(TABLE_ROWS_SHOWN)]),
             "total": t.rows.len(),
             "derived": t.derived,
         }))
@@ -290,22 +290,4 @@ pub(super) fn job(
             "cited_by": cards(prepared, &model.citations[r]),
         }),
     })
-}
-
-/// Table rows as the run page shows them: `<tr><td>…</td></tr>`, each cell
-/// escaped as a template escapes a value.
-fn rows_html(rows: &[Vec<String>]) -> String {
-    let mut html = String::with_capacity(
-        rows.iter().flatten().map(|c| c.len() + 9).sum::<usize>() + rows.len() * 9,
-    );
-    for row in rows {
-        html.push_str("<tr>");
-        for cell in row {
-            html.push_str("<td>");
-            html.push_str(&crate::util::escape_html(cell));
-            html.push_str("</td>");
-        }
-        html.push_str("</tr>");
-    }
-    html
 }

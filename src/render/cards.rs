@@ -221,9 +221,8 @@ fn prepare(
         0
     };
     // The card as lists show it, through the site's `card` macro.
-    let value = serde_json::to_value(&card).unwrap_or_default();
     let card_html = templates
-        .card_titles(&value)
+        .card_titles(&card)
         .map_err(|message| RenderError::Template {
             template: templates::CARD.to_string(),
             page: urls::finding(&f.slug),

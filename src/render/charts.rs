@@ -25,6 +25,9 @@ pub(crate) struct ChartView {
     caption_html: String,
     header: Vec<String>,
     rows: Vec<Vec<String>>,
+    /// `rows` as the built-in `chart` macro shows them (see
+    /// [`super::table_rows_html`]).
+    rows_html: String,
     csv_url: String,
     csv_name: String,
     run_url: String,
@@ -128,6 +131,7 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
             .map(markdown::render_inline)
             .unwrap_or_default(),
         header,
+        rows_html: super::table_rows_html(&rows),
         rows,
         csv_url: format!("{ROOT}{}", urls::run_file(&run.id, &table.file)),
         csv_name: table.file.clone(),
@@ -142,8 +146,7 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
 impl ChartView {
     /// The view with its figure rendered by the `chart` macro.
     fn with_figure(mut self, templates: &Templates) -> Result<ChartView, String> {
-        let value = serde_json::to_value(&self).unwrap_or_default();
-        self.html = templates.render_piece(templates::CHART, &value)?;
+        self.html = templates.render_piece(templates::CHART, &self)?;
         Ok(self)
     }
 }

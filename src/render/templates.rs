@@ -257,7 +257,9 @@ impl Templates {
 
     /// Renders template `name` with `value` as the only variable `f`: the
     /// pieces (cards, chart figures) that several pages share, rendered once.
-    pub fn render_piece(&self, name: &str, value: &serde_json::Value) -> Result<String, String> {
+    pub fn render_piece(&self, name: &str, value: &impl Serialize) -> Result<String, String> {
+        // `value` goes into the context as it is: serialized once, not
+        // made a `serde_json::Value` first and copied into the context.
         let mut ctx = Context::new();
         ctx.insert("f", value);
         ctx.insert("root", crate::urls::ROOT);
@@ -270,7 +272,7 @@ impl Templates {
     /// stand-in serves both (half the card renders of a build); a site's
     /// own macro, or a card whose text holds the stand-in, gets both
     /// renderings.
-    pub fn card_titles(&self, value: &serde_json::Value) -> Result<CardHtml, String> {
+    pub fn card_titles(&self, value: &impl Serialize) -> Result<CardHtml, String> {
         if !self.own_macros {
             let mut ctx = Context::new();
             ctx.insert("f", value);
@@ -302,8 +304,19 @@ impl Templates {
         data: serde_json::Value,
         out: &mut impl std::io::Write,
     ) -> Result<(), String> {
-        let mut ctx = Context::from_value(data).unwrap_or_default();
-        ctx.insert("site", site);
+        // The site's value is cloned into the page's data, not serialized
+        // into the context again (a deep copy through serde for every page).
+        let mut ctx = match data {
+            serde_json::Value::Object(mut data) => {
+                data.insert("site".to_string(), site.clone());
+                Context::from_value(serde_json::Value::Object(data)).unwrap_or_default()
+            }
+            _ => {
+                let mut ctx = Context::new();
+                ctx.insert("site", site);
+                ctx
+            }
+        };
         ctx.insert("page", page);
         ctx.insert("root", crate::urls::ROOT);
         self.tera
