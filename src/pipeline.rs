@@ -20,7 +20,7 @@
 use crate::diagnostics::Diagnostics;
 use crate::incremental::Session;
 use crate::model::Model;
-use crate::render::cards::{prepare_all, FindingText, Prepared};
+use crate::render::cards::{prepare_all, FindingText, Prepared, SearchText};
 use crate::render::reuse::Reuse;
 use crate::render::templates::Templates;
 use crate::render::RenderError;
@@ -324,10 +324,13 @@ fn render_site<O: Output>(
     // Search index, feeds, JSON export, schemas, before the pages: what
     // only they need of each finding (its search words, a kilobyte each)
     // is then dropped before the pages' contexts are built.
+    let search: Vec<SearchText> = prepared
+        .iter_mut()
+        .map(Prepared::take_search_text)
+        .collect();
     let texts: Vec<FindingText<'_>> = prepared.iter().map(Prepared::text).collect();
-    let mut assets = outputs::write(model, &texts, out, reuse)?;
+    let mut assets = outputs::write(model, &texts, search, out, reuse)?;
     drop(texts);
-    prepared.iter_mut().for_each(Prepared::drop_search_text);
     let written = pages::write(model, templates, &prepared, out, reuse)?;
     // Published run data: each CSV as it is.
     assets += outputs::write_run_data(model, root, out, reuse)?;

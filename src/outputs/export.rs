@@ -689,8 +689,6 @@ mod assembly_tests {
                 summary_text: &f.advice,
                 summary_html: "<p>a</p>",
                 what_to_do: "Do it.",
-                search_terms: "",
-                search_words: "",
                 list_hash: 0,
             })
             .collect();

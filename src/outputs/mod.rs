@@ -25,7 +25,7 @@ pub mod sitemap;
 
 use crate::model::Model;
 use crate::record::{RawFile, Table};
-use crate::render::cards::FindingText;
+use crate::render::cards::{FindingText, SearchText};
 use crate::render::reuse::Reuse;
 use crate::sink::{Output, WriteError};
 use crate::urls;
@@ -38,6 +38,7 @@ use std::path::Path;
 pub(crate) fn write<O: Output>(
     model: &Model,
     texts: &[FindingText<'_>],
+    search: Vec<SearchText>,
     out: &O,
     reuse: &Reuse<'_>,
 ) -> Result<usize, WriteError> {
@@ -46,7 +47,7 @@ pub(crate) fn write<O: Output>(
     let ((index, export), feeds) = rayon::join(
         || {
             rayon::join(
-                || search::write(model, texts, out, reuse),
+                || search::write(model, texts, search, out, reuse),
                 || {
                     out.write_with(urls::EXPORT, |sink| {
                         export::files(model, texts, reuse, &write_single, sink)

@@ -29,7 +29,7 @@
 //! with each word typed and ranks by where they matched.
 
 use crate::model::Model;
-use crate::render::cards::FindingText;
+use crate::render::cards::{FindingText, SearchText};
 use crate::render::reuse::{Reuse, Words};
 use crate::render::words::{lowercase, words};
 use crate::sink::{Output, WriteError};
@@ -67,8 +67,33 @@ struct Manifest<'a> {
     shards: &'static str,
 }
 
-/// Each word and the findings it occurs in, ids ascending.
-type Postings = BTreeMap<String, Coded>;
+/// Each word and the findings it occurs in, ids ascending; sorted by word.
+/// A sorted list, not a map: it is built once and then read in order.
+struct Postings(Vec<(Box<str>, Coded)>);
+
+impl Postings {
+    /// The words, in order.
+    fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(w, _)| &**w)
+    }
+}
+
+impl std::ops::Index<&str> for Postings {
+    type Output = Coded;
+
+    fn index(&self, word: &str) -> &Coded {
+        let at = self.0.binary_search_by(|(w, _)| (**w).cmp(word));
+        &self.0[at.expect("a word of the index")].1
+    }
+}
+
+impl FromIterator<(String, Coded)> for Postings {
+    fn from_iter<I: IntoIterator<Item = (String, Coded)>>(items: I) -> Self {
+        let mut v: Vec<(Box<str>, Coded)> = items.into_iter().map(|(w, c)| (w.into(), c)).collect();
+        v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Postings(v)
+    }
+}
 
 /// The findings a word occurs in, already as its shard writes them: each
 /// as the number `(id − previous id) × 32 + fields`, kept in LEB128 (seven
@@ -116,10 +141,11 @@ impl Coded {
 pub(crate) fn write<O: Output>(
     model: &Model,
     texts: &[FindingText<'_>],
+    search: Vec<SearchText>,
     out: &O,
     reuse: &Reuse<'_>,
 ) -> Result<usize, WriteError> {
-    let postings = postings(model, texts, reuse);
+    let postings = postings(model, texts, search, reuse);
     // Each shard is written as soon as it is made: only the keys wait for
     // the manifest.
     let mut keys: Vec<(String, bool)> = Vec::new();
@@ -151,30 +177,46 @@ type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Every word of the listed findings with where it occurs. Findings are
 /// read a chunk at a time, in parallel within a chunk, so only one chunk's
-/// words are held besides the index; under `serve` each finding's words
-/// are reused while its texts are the same.
-fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Postings {
+/// words are held besides the index, and each chunk's search texts are
+/// freed once read (`search` is every finding's, by index: 9 MB at 10,000
+/// findings, which the index's own 12 MB came on top of); under `serve`
+/// each finding's words are reused while its texts are the same.
+fn postings(
+    model: &Model,
+    texts: &[FindingText<'_>],
+    mut search: Vec<SearchText>,
+    reuse: &Reuse<'_>,
+) -> Postings {
     let listed: Vec<usize> = model.listed().collect();
-    let mut map: Map<String, Coded> = Map::default();
+    // Each word's number in `coded`: entries of a word and a number rather
+    // than of a word and its postings keep the table small (75,000 words
+    // at 10,000 findings, and the table doubles as it grows).
+    let mut numbers: Map<Box<str>, u32> = Map::default();
+    let mut coded: Vec<Coded> = Vec::new();
     for chunk in listed.chunks(512) {
+        let own: Vec<SearchText> = chunk
+            .iter()
+            .map(|&i| std::mem::take(&mut search[i]))
+            .collect();
         let lists: Vec<(u32, Found<'_>)> = chunk
             .par_iter()
-            .map_init(Map::default, |mine, &i| {
+            .zip(own.par_iter())
+            .map_init(Map::default, |mine, (&i, s)| {
                 let (f, t) = (&model.findings[i], &texts[i]);
                 if !reuse.enabled() {
                     // Nothing is kept: the words stay borrowed from the texts.
-                    return (f.id, Found::Made(words_of(&f.advice, t, mine)));
+                    return (f.id, Found::Made(words_of(&f.advice, t, s, mine)));
                 }
                 let key = reuse.key((
                     "search words",
                     t.title_text,
                     &f.advice,
-                    t.search_terms,
+                    &*s.terms,
                     t.summary_text,
-                    t.search_words,
+                    &*s.words,
                 ));
                 let words = reuse.words(key, || {
-                    words_of(&f.advice, t, mine)
+                    words_of(&f.advice, t, s, mine)
                         .into_iter()
                         .map(|(w, bits)| (Box::from(&*w), bits))
                         .collect()
@@ -185,14 +227,27 @@ fn postings(model: &Model, texts: &[FindingText<'_>], reuse: &Reuse<'_>) -> Post
         // Findings are listed by id, so each word's list is in id order.
         for (id, found) in &lists {
             for (w, bits) in found.iter() {
-                match map.get_mut(w) {
-                    Some(v) => v.push(*id, bits),
-                    None => map.entry(w.to_string()).or_default().push(*id, bits),
-                }
+                let n = match numbers.get(w) {
+                    Some(&n) => n,
+                    None => {
+                        let n = coded.len() as u32;
+                        numbers.insert(w.into(), n);
+                        coded.push(Coded::default());
+                        n
+                    }
+                };
+                coded[n as usize].push(*id, bits);
             }
         }
     }
-    map.into_iter().collect()
+    let mut words: Vec<(Box<str>, u32)> = numbers.into_iter().collect();
+    words.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Postings(
+        words
+            .into_iter()
+            .map(|(w, n)| (w, std::mem::take(&mut coded[n as usize])))
+            .collect(),
+    )
 }
 
 /// A finding's words with their fields: as [`words_of`] made them, or as
@@ -216,15 +271,10 @@ impl Found<'_> {
 fn words_of<'t>(
     advice: &'t str,
     t: &FindingText<'t>,
+    s: &'t SearchText,
     mine: &mut Map<Cow<'t, str>, u8>,
 ) -> Vec<(Cow<'t, str>, u8)> {
-    let fields = [
-        t.title_text,
-        advice,
-        t.search_terms,
-        t.summary_text,
-        t.search_words,
-    ];
+    let fields = [t.title_text, advice, &s.terms, t.summary_text, &s.words];
     for (bit, text) in fields.into_iter().enumerate() {
         for w in words(text) {
             // Most words are a lowercase word and nothing else: taken as
@@ -484,10 +534,10 @@ mod tests {
     fn sizes_are_measured_as_the_shard_writes_them() {
         let many: Vec<(u32, u8)> = (1..=300).map(|i| (i * 7, 3)).collect();
         let p = postings_of(&[("kv", &many), ("kv-cache", &[(9, 1), (12, 16)])]);
-        let ws: Vec<&str> = p.keys().map(String::as_str).collect();
+        let ws: Vec<&str> = p.keys().collect();
         // Braces, and a comma after each entry but the last, which stands
         // for the file's final newline.
-        let estimated: usize = 2 + ws.iter().map(|w| entry_size(w, &p[*w])).sum::<usize>();
+        let estimated: usize = 2 + ws.iter().map(|w| entry_size(w, &p[w])).sum::<usize>();
         assert_eq!(estimated, shard_bytes(&p, &ws).len());
     }
 

@@ -79,10 +79,6 @@ pub struct FindingText<'a> {
     pub summary_html: &'a str,
     /// The "What to do" section as one line of plain text.
     pub what_to_do: &'a str,
-    /// The search index's `terms` of the finding (see [`super::words`]).
-    pub search_terms: &'a str,
-    /// The search index's `words` of the finding, from its body.
-    pub search_words: &'a str,
     /// When a rebuild may reuse pages, a hash of everything but the body
     /// (0 otherwise): what the export shows of the finding.
     pub list_hash: u64,
@@ -96,18 +92,29 @@ impl Prepared {
             summary_text: &self.summary_text,
             summary_html: &self.card.summary_html,
             what_to_do: &self.what_to_do,
-            search_terms: &self.search_terms,
-            search_words: &self.search_words,
             list_hash: self.list_hash,
         }
     }
 
-    /// Drops the search texts (a kilobyte per finding) once the search
-    /// index is written: pages do not need them.
-    pub(crate) fn drop_search_text(&mut self) {
-        self.search_terms = Arc::from("");
-        self.search_words = Arc::from("");
+    /// Takes the search texts (a kilobyte per finding) out of the card, for
+    /// the search index alone: it drops them a chunk of findings at a time
+    /// as it reads them, and pages do not need them.
+    pub(crate) fn take_search_text(&mut self) -> SearchText {
+        SearchText {
+            terms: std::mem::take(&mut self.search_terms),
+            words: std::mem::take(&mut self.search_words),
+        }
     }
+}
+
+/// What the search index reads of a finding besides its [`FindingText`]:
+/// its `terms` and its body's `words` (see [`super::words`]).
+#[derive(Debug, Default)]
+pub struct SearchText {
+    /// The search index's `terms` of the finding.
+    pub terms: Arc<str>,
+    /// The search index's `words` of the finding, from its body.
+    pub words: Arc<str>,
 }
 
 /// The cards and texts of every finding of `model`, in parallel, each
