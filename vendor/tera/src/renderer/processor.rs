@@ -97,6 +97,14 @@ fn process_path<'a>(path: &str, call_stack: &CallStack<'a>) -> Result<Val<'a>> {
     }
 }
 
+/// A variable or a string literal, without filters or `not`: what a
+/// comparison may read without escaping it first.
+fn is_plain(expr: &Expr) -> bool {
+    expr.filters.is_empty()
+        && !expr.negated
+        && matches!(expr.val, ExprVal::Ident(_) | ExprVal::String(_))
+}
+
 /// Processes the ast and renders the output
 pub struct Processor<'a> {
     /// The template we're trying to render
@@ -604,8 +612,15 @@ impl<'a> Processor<'a> {
                         }
                     }
                     LogicOperator::Eq | LogicOperator::NotEq => {
-                        let mut lhs_val = self.eval_expression(lhs)?;
-                        let mut rhs_val = self.eval_expression(rhs)?;
+                        // Two variables or literals are compared as they
+                        // are, not escaped first: escaping maps strings one
+                        // to one, so the answer is the same, without two
+                        // escaped copies made for every comparison.
+                        let (mut lhs_val, mut rhs_val) = if is_plain(lhs) && is_plain(rhs) {
+                            (self.safe_eval_expression(lhs)?, self.safe_eval_expression(rhs)?)
+                        } else {
+                            (self.eval_expression(lhs)?, self.eval_expression(rhs)?)
+                        };
 
                         // Monomorphize number vals.
                         if lhs_val.is_number() || rhs_val.is_number() {
@@ -631,10 +646,14 @@ impl<'a> Processor<'a> {
                 }
             }
             ExprVal::Ident(_) => {
-                let mut res = self
-                    .eval_expression(bool_expr)
-                    .unwrap_or(Cow::Owned(Value::Bool(false)))
-                    .is_truthy();
+                // Escaping leaves a string empty or not: a variable without
+                // filters is tested as it is, not escaped into a copy first.
+                let value = if bool_expr.filters.is_empty() {
+                    self.safe_eval_expression(bool_expr)
+                } else {
+                    self.eval_expression(bool_expr)
+                };
+                let mut res = value.unwrap_or(Cow::Owned(Value::Bool(false))).is_truthy();
                 if bool_expr.negated {
                     res = !res;
                 }
