@@ -156,9 +156,12 @@ pub(crate) fn body_words(text: &str, seen: &str, limit: usize) -> String {
     taken.extend(words(&seen));
     let mut out = String::new();
     for w in words(&lower) {
+        // A word met before is skipped before the stop words are looked
+        // up: a body repeats its words, and a stop word, once taken, is
+        // skipped as met. The same words come out.
         if (w.len() <= 4 && w.chars().nth(1).is_none())
-            || (w.len() <= STOP_LEN && stop_words().contains(w))
             || !taken.insert(w)
+            || (w.len() <= STOP_LEN && stop_words().contains(w))
         {
             continue;
         }
