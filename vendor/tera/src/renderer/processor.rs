@@ -450,9 +450,9 @@ impl<'a> Processor<'a> {
 
         // Checks if it's a string and we need to escape it (if the last filter is `safe` we don't)
         if self.should_escape && needs_escape && res.is_string() && !expr.is_marked_safe() {
-            res = Cow::Owned(
-                to_value(self.tera.get_escape_fn()(res.as_str().unwrap())).map_err(Error::json)?,
-            );
+            // The escaped string itself: `to_value` of a `String` copied it
+            // once more, for every value a page prints.
+            res = Cow::Owned(Value::String(self.tera.get_escape_fn()(res.as_str().unwrap())));
         }
 
         Ok(res)
@@ -612,6 +612,31 @@ impl<'a> Processor<'a> {
                         }
                     }
                     LogicOperator::Eq | LogicOperator::NotEq => {
+                        // A variable against a string literal (`page.kind ==
+                        // "home"`): the literal is compared where it is, not
+                        // copied into a value first. The same answers as
+                        // below: a number against a string is false either way.
+                        let literal = match (&lhs.val, &rhs.val) {
+                            (ExprVal::Ident(_), ExprVal::String(s)) if is_plain(lhs) && is_plain(rhs) => {
+                                Some((lhs, s))
+                            }
+                            (ExprVal::String(s), ExprVal::Ident(_)) if is_plain(lhs) && is_plain(rhs) => {
+                                Some((rhs, s))
+                            }
+                            _ => None,
+                        };
+                        if let Some((ident, literal)) = literal {
+                            let value = self.safe_eval_expression(ident)?;
+                            if value.is_number() {
+                                return Ok(false);
+                            }
+                            let equal = value.as_str() == Some(literal.as_str());
+                            return Ok(if matches!(operator, LogicOperator::Eq) {
+                                equal != bool_expr.negated
+                            } else {
+                                equal == bool_expr.negated
+                            });
+                        }
                         // Two variables or literals are compared as they
                         // are, not escaped first: escaping maps strings one
                         // to one, so the answer is the same, without two
