@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 use syntect::highlighting::ThemeSet;
 use syntect::html::{css_for_theme_with_class_style, line_tokens_to_classed_spans, ClassStyle};
@@ -40,34 +41,36 @@ pub fn highlight(code: &str, lang: &str) -> Option<String> {
         _ => None,
     })?;
     // What syntect's ClassedHTMLGenerator does, line by line, with each
-    // line's result looked up first in this thread's LINES cache.
-    let mut state = LineState {
+    // line's result looked up first in this thread's LINES cache. States
+    // and results are shared, not copied: a line found in the cache costs
+    // two reference counts, not a copy of syntect's parser state.
+    let mut state = Rc::new(LineState {
         parse: ParseState::new(syntax),
         scopes: ScopeStack::new(),
-    };
+    });
     let mut html = String::with_capacity(code.len() * 4);
     let mut open_spans = 0;
     LINES.with_borrow_mut(|cache| {
         for line in LinesWithEndings::from(code) {
             let done = match cache.get(line, &state) {
-                Some(done) => done.clone(),
+                Some(done) => Rc::clone(done),
                 None => {
-                    let before = state.clone();
-                    let ops = state.parse.parse_line(line, set).ok()?;
+                    let mut next = LineState::clone(&state);
+                    let ops = next.parse.parse_line(line, set).ok()?;
                     let (text, delta) =
-                        line_tokens_to_classed_spans(line, &ops, STYLE, &mut state.scopes).ok()?;
-                    let done = Highlighted {
+                        line_tokens_to_classed_spans(line, &ops, STYLE, &mut next.scopes).ok()?;
+                    let done = Rc::new(Highlighted {
                         html: text,
                         open_delta: delta,
-                        after: state.clone(),
-                    };
-                    cache.insert(line, before, done.clone());
+                        after: Rc::new(next),
+                    });
+                    cache.insert(line, Rc::clone(&state), Rc::clone(&done));
                     done
                 }
             };
             html.push_str(&done.html);
             open_spans += done.open_delta;
-            state = done.after;
+            state = Rc::clone(&done.after);
         }
         Some(())
     })?;
@@ -86,12 +89,14 @@ struct LineState {
 }
 
 /// One line highlighted from a given state.
-#[derive(Clone)]
 struct Highlighted {
     html: String,
     open_delta: isize,
-    after: LineState,
+    after: Rc<LineState>,
 }
+
+/// A line's starting state and what it gives, as the cache keeps them.
+type Entry = (Rc<LineState>, Rc<Highlighted>);
 
 /// Highlighted lines by text and starting state. Code blocks repeat lines
 /// (shebangs, `set -euo pipefail`, the same launch command in many
@@ -102,8 +107,8 @@ struct Highlighted {
 /// becomes the old one, and lines found in the old one move back.
 #[derive(Default)]
 struct LineCache {
-    current: HashMap<String, Vec<(LineState, Highlighted)>>,
-    old: HashMap<String, Vec<(LineState, Highlighted)>>,
+    current: HashMap<String, Vec<Entry>>,
+    old: HashMap<String, Vec<Entry>>,
     /// Entries (line and state) in `current`.
     entries: usize,
 }
@@ -117,10 +122,12 @@ const CACHED_LINES: usize = 1024;
 const CACHED_LINE_BYTES: usize = 256;
 
 impl LineCache {
-    fn get(&mut self, line: &str, state: &LineState) -> Option<&Highlighted> {
-        let found = |m: &HashMap<String, Vec<(LineState, Highlighted)>>| {
+    fn get(&mut self, line: &str, state: &Rc<LineState>) -> Option<&Rc<Highlighted>> {
+        // The state is most often the very one a cached line ended in.
+        let same = |s: &Rc<LineState>| Rc::ptr_eq(s, state) || **s == **state;
+        let found = |m: &HashMap<String, Vec<Entry>>| {
             m.get(line)
-                .and_then(|v| v.iter().position(|(s, _)| s == state))
+                .and_then(|v| v.iter().position(|(s, _)| same(s)))
         };
         if found(&self.current).is_none() {
             let k = found(&self.old)?;
@@ -131,7 +138,7 @@ impl LineCache {
         self.current.get(line).map(|v| &v[k].1)
     }
 
-    fn insert(&mut self, line: &str, state: LineState, done: Highlighted) {
+    fn insert(&mut self, line: &str, state: Rc<LineState>, done: Rc<Highlighted>) {
         if line.len() > CACHED_LINE_BYTES {
             return;
         }
