@@ -321,9 +321,10 @@ fn render_site<O: Output>(
     let charts = model.runs.iter().map(|r| r.charts.len()).sum();
     // Findings: cards and text, once each, in parallel.
     let mut prepared = prepare_all(model, templates, reuse)?;
-    // Search index, feeds, JSON export, schemas, before the pages: what
-    // only they need of each finding (its search words, a kilobyte each)
-    // is then dropped before the pages' contexts are built.
+    // Search index, feeds, JSON export, schemas, before the pages. What
+    // only the index needs of each finding (its search terms and words, a
+    // kilobyte each) is taken out of the cards and handed to it, which
+    // frees it as it reads, before the pages' contexts are built.
     let search: Vec<SearchText> = prepared
         .iter_mut()
         .map(Prepared::take_search_text)

@@ -389,21 +389,12 @@ fn an_acknowledged_check_is_shown_as_acknowledged_never_as_passed() {
 
 #[test]
 fn check_warns_of_each_flag_citing_its_findings_and_strict_fails_on_it() {
-    let site = common::Site::copy_of("minimal");
-    site.write(
-        "findings/cache-size.md",
-        &site.read("findings/cache-size.md").replacen(
-            "runs: [cache-sweep]",
-            "runs: [cache-sweep]\nchecks: [concurrency-achieved]",
-            1,
-        ),
-    );
-    let run = site.read("data/runs/cache-sweep/run.yaml").replacen(
+    let site = minimal_naming_checks("concurrency-achieved");
+    site.edit(
+        "data/runs/cache-sweep/run.yaml",
         "tables:\n",
         "tables:\n  - file: c.csv\n    title: C\n    columns:\n      max_concurrency: {unit: requests, description: Asked}\n      max_running: {unit: requests, description: Ran}\n",
-        1,
     );
-    site.write("data/runs/cache-sweep/run.yaml", &run);
     site.write(
         "data/runs/cache-sweep/c.csv",
         "max_concurrency,max_running\n32,10\n",
@@ -448,15 +439,7 @@ fn check_warns_of_each_flag_citing_its_findings_and_strict_fails_on_it() {
 
 #[test]
 fn lint_reports_the_findings_a_benchmark_falls_into() {
-    let site = common::Site::copy_of("minimal");
-    site.write(
-        "findings/cache-size.md",
-        &site.read("findings/cache-size.md").replacen(
-            "runs: [cache-sweep]",
-            "runs: [cache-sweep]\nchecks: [preemptions-read, no-lost-requests]",
-            1,
-        ),
-    );
+    let site = minimal_naming_checks("preemptions-read, no-lost-requests");
     let failed = fixture("vllm/all-failed.json");
     let r = site.run(&["lint", failed.to_str().unwrap(), "--engine", "vllm"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
@@ -522,15 +505,7 @@ fn lint_reports_the_findings_a_benchmark_falls_into() {
 /// folder with no run folder under it is an error (exit 2), not a pass.
 #[test]
 fn lint_walks_a_folder_of_run_folders() {
-    let site = common::Site::copy_of("minimal");
-    site.write(
-        "findings/cache-size.md",
-        &site.read("findings/cache-size.md").replacen(
-            "runs: [cache-sweep]",
-            "runs: [cache-sweep]\nchecks: [concurrency-achieved, preemptions-read]",
-            1,
-        ),
-    );
+    let site = minimal_naming_checks("concurrency-achieved, preemptions-read");
     let tmp = tempfile::tempdir().unwrap();
     let runs = tmp.path().join("runs");
     for (from, to) in [
@@ -685,38 +660,22 @@ fn the_schemas_name_every_check() {
 /// carry the published site's addresses.
 #[test]
 fn lint_takes_the_findings_from_a_built_site() {
-    let site = common::Site::copy_of("minimal");
-    site.write(
-        "findings/cache-size.md",
-        &site.read("findings/cache-size.md").replacen(
-            "runs: [cache-sweep]",
-            "runs: [cache-sweep]\nchecks: [concurrency-achieved]",
-            1,
-        ),
-    );
+    let site = minimal_naming_checks("concurrency-achieved");
     let out = site.root().join("built");
     let b = site.run(&["build", "--output", out.to_str().unwrap()]);
     assert_eq!(b.code, 0, "{}", b.stderr);
     let run = fixture("inferlint/vllm-run");
     // Run from a folder with no records: the findings are the built site's.
     let elsewhere = tempfile::tempdir().unwrap();
-    let done = std::process::Command::new(env!("CARGO_BIN_EXE_findings"))
-        .args([
+    let r = common::run_from(
+        elsewhere.path(),
+        &[
             "lint",
             run.to_str().unwrap(),
             "--from",
             out.to_str().unwrap(),
-        ])
-        .current_dir(elsewhere.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
-    let r = common::Output {
-        code: done.status.code().unwrap_or(-1),
-        stdout,
-        stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
-    };
+        ],
+    );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout.starts_with(&format!(
@@ -734,4 +693,16 @@ fn lint_takes_the_findings_from_a_built_site() {
         "{}",
         r.stdout
     );
+}
+
+/// The `minimal` fixture with its cache-size finding naming `checks` (a
+/// comma-separated list) as the checks that carry its advice.
+fn minimal_naming_checks(checks: &str) -> common::Site {
+    let site = common::Site::copy_of("minimal");
+    site.edit(
+        "findings/cache-size.md",
+        "runs: [cache-sweep]",
+        &format!("runs: [cache-sweep]\nchecks: [{checks}]"),
+    );
+    site
 }

@@ -87,6 +87,8 @@ impl std::ops::Index<&str> for Postings {
     }
 }
 
+/// The tests' way to build postings by hand; [`postings`] builds them sorted.
+#[cfg(test)]
 impl FromIterator<(String, Coded)> for Postings {
     fn from_iter<I: IntoIterator<Item = (String, Coded)>>(items: I) -> Self {
         let mut v: Vec<(Box<str>, Coded)> = items.into_iter().map(|(w, c)| (w.into(), c)).collect();

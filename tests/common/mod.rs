@@ -83,13 +83,20 @@ pub struct Output {
 }
 
 pub fn run_in(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_findings"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run findings");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_findings"));
+    cmd.args(args).arg("--root").arg(root);
+    output_of(cmd)
+}
+
+/// Runs `findings ARGS` with `dir` as the working folder and no `--root`.
+pub fn run_from(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_findings"));
+    cmd.args(args).current_dir(dir);
+    output_of(cmd)
+}
+
+fn output_of(mut cmd: Command) -> Output {
+    let out = cmd.env("NO_COLOR", "1").output().expect("run findings");
     Output {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
