@@ -1,5 +1,6 @@
 //! The `findings` command line.
 
+mod alloc;
 mod audit;
 mod cli;
 mod import;
@@ -15,11 +16,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 use ui::{ms, Ui};
 
-// Building a site allocates millions of small strings across threads;
-// mimalloc does that markedly faster than glibc malloc (see
-// docs/performance.md).
+// mimalloc (see alloc.rs).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: alloc::Mimalloc = alloc::Mimalloc;
 
 /// mimalloc's `mi_option_purge_delay`: its place in `mi_option_t` (in
 /// `mimalloc.h` of both mimalloc 2 and 3), which the Rust bindings do not
