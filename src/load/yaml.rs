@@ -13,6 +13,7 @@
 
 mod budget;
 mod reach;
+mod simple;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::record::{Spans, MAX_SPAN_PATH};
@@ -131,15 +132,35 @@ fn flow_context(msg: &str) -> Option<(&'static str, Span)> {
     None
 }
 
-/// Parses one YAML document.
+/// Parses one YAML document: by the fast path of `simple.rs` when the text
+/// is in the part of YAML records are written in, else by serde_yaml.
 ///
-/// The document is read through a [`Budget`], so that anchors and aliases
+/// serde_yaml reads the document through a [`Budget`], so that anchors and aliases
 /// (`&a`, `*a`) cannot expand a small file into gigabytes ("billion
 /// laughs"), and deep nesting stops with a message rather than a stack
 /// overflow; and only as much of it is parsed as it takes to reach a limit
 /// ([`reach::needed`]), so that no text, however nested, makes the parser
 /// slow.
 fn parse(text: &str) -> Result<Value, Failure> {
+    if let Some(value) = simple::parse(text) {
+        // Debug builds (the tests) hold the fast path to serde_yaml's
+        // reading of every text it takes.
+        #[cfg(debug_assertions)]
+        match parse_with_serde(text) {
+            Ok(slow) => assert!(
+                simple::same(&value, &slow),
+                "the YAML fast path read {text:?} as {value:?}, serde_yaml as {slow:?}"
+            ),
+            Err(e) => panic!("the YAML fast path read {text:?}, which serde_yaml refuses: {e:?}"),
+        }
+        return Ok(value);
+    }
+    parse_with_serde(text)
+}
+
+/// [`parse`] by serde_yaml, for the texts the fast path leaves to it; it
+/// also words every syntax error.
+fn parse_with_serde(text: &str) -> Result<Value, Failure> {
     use serde::de::DeserializeSeed;
     let budget = Budget::default();
     let de = serde_yaml::Deserializer::from_str(&text[..reach::needed(text)]);
