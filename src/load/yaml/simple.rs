@@ -14,7 +14,7 @@
 //! error), and the caller then parses the text with `serde_yaml`, which
 //! also reports the errors. Debug builds parse every text both ways and
 //! compare the results, so the whole test suite checks this module; a
-//! randomized test below does the same on generated texts.
+//! randomized test (`simple/tests.rs`) does the same on generated texts.
 //!
 //! One pass over the lines, each read once; flow collections are read
 //! within their line. Texts larger than [`MAX_TEXT`] or nested deeper than
