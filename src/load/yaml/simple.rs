@@ -131,7 +131,7 @@ fn is_item(text: &str) -> bool {
 fn entry(text: &str) -> Option<(&str, &str)> {
     let end = text
         .bytes()
-        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))
+        .position(|b| !is_key_byte(b))
         .unwrap_or(text.len());
     let key = &text[..end];
     let after = text[end..].strip_prefix(':')?;
@@ -139,6 +139,11 @@ fn entry(text: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((key, after.trim_start_matches(' ')))
+}
+
+/// A byte of a plain key read here: letters, digits, `_`, `-` and `.`.
+fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
 
 /// A plain key that serde_yaml reads as this very string: it starts with a
@@ -353,6 +358,38 @@ fn spaces(text: &str, at: &mut usize) {
     }
 }
 
+/// Steps past the opening bracket at `at` and what spaces follow; true
+/// (and past the `close` too) when the collection is empty.
+fn empty_flow(text: &str, at: &mut usize, close: u8) -> bool {
+    *at += 1;
+    spaces(text, at);
+    if text.as_bytes().get(*at) == Some(&close) {
+        *at += 1;
+        return true;
+    }
+    false
+}
+
+/// After an item of a flow collection: `Some(false)` past a `,` (another
+/// item follows), `Some(true)` past the `close`, `None` for anything else,
+/// a trailing comma among them.
+fn flow_separator(text: &str, at: &mut usize, close: u8) -> Option<bool> {
+    spaces(text, at);
+    let bytes = text.as_bytes();
+    match *bytes.get(*at)? {
+        b',' => {
+            *at += 1;
+            spaces(text, at);
+            (bytes.get(*at) != Some(&close)).then_some(false)
+        }
+        b if b == close => {
+            *at += 1;
+            Some(true)
+        }
+        _ => None,
+    }
+}
+
 /// One value in flow style (or a quoted one) from `at`, which it moves past
 /// the value.
 fn flow_node(text: &str, at: &mut usize, depth: usize) -> Option<Value> {
@@ -388,77 +425,44 @@ fn flow_node(text: &str, at: &mut usize, depth: usize) -> Option<Value> {
             Some(Value::String(out))
         }
         b'[' => {
-            *at += 1;
             let mut items = Vec::new();
-            spaces(text, at);
-            if bytes.get(*at) == Some(&b']') {
-                *at += 1;
-                return Some(Value::Sequence(items));
-            }
-            loop {
-                items.push(flow_node(text, at, depth + 1)?);
-                spaces(text, at);
-                match *bytes.get(*at)? {
-                    b',' => {
-                        *at += 1;
-                        spaces(text, at);
-                        if bytes.get(*at) == Some(&b']') {
-                            return None;
-                        }
+            if !empty_flow(text, at, b']') {
+                loop {
+                    items.push(flow_node(text, at, depth + 1)?);
+                    if flow_separator(text, at, b']')? {
+                        break;
                     }
-                    b']' => {
-                        *at += 1;
-                        return Some(Value::Sequence(items));
-                    }
-                    _ => return None,
                 }
             }
+            Some(Value::Sequence(items))
         }
         b'{' => {
-            *at += 1;
             let mut map = Mapping::new();
-            spaces(text, at);
-            if bytes.get(*at) == Some(&b'}') {
-                *at += 1;
-                return Some(Value::Mapping(map));
-            }
-            loop {
-                let start = *at;
-                while bytes
-                    .get(*at)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-                {
-                    *at += 1;
-                }
-                let key = &text[start..*at];
-                if !string_key(key) || !text[*at..].starts_with(": ") {
-                    return None;
-                }
-                *at += 2;
-                spaces(text, at);
-                if matches!(bytes.get(*at), Some(b',' | b'}')) {
-                    return None;
-                }
-                let value = flow_node(text, at, depth + 1)?;
-                if map.insert(Value::String(key.to_string()), value).is_some() {
-                    return None;
-                }
-                spaces(text, at);
-                match *bytes.get(*at)? {
-                    b',' => {
+            if !empty_flow(text, at, b'}') {
+                loop {
+                    let start = *at;
+                    while bytes.get(*at).is_some_and(|b| is_key_byte(*b)) {
                         *at += 1;
-                        spaces(text, at);
-                        if bytes.get(*at) == Some(&b'}') {
-                            return None;
-                        }
                     }
-                    b'}' => {
-                        *at += 1;
-                        return Some(Value::Mapping(map));
+                    let key = &text[start..*at];
+                    if !string_key(key) || !text[*at..].starts_with(": ") {
+                        return None;
                     }
-                    _ => return None,
+                    *at += 2;
+                    spaces(text, at);
+                    if matches!(bytes.get(*at), Some(b',' | b'}')) {
+                        return None;
+                    }
+                    let value = flow_node(text, at, depth + 1)?;
+                    if map.insert(Value::String(key.to_string()), value).is_some() {
+                        return None;
+                    }
+                    if flow_separator(text, at, b'}')? {
+                        break;
+                    }
                 }
             }
+            Some(Value::Mapping(map))
         }
         _ => {
             let start = *at;
