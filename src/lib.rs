@@ -16,7 +16,8 @@
 //! 5. [`write`](mod@write): the files into a folder beside the output, then
 //!    swapped in, by the one process that holds the folder's lock.
 //!
-//! Below the stages: [`util`] (hashing, escaping), [`version`]s, [`urls`],
+//! Below the stages: [`util`] (hashing, escaping), [`figures`] (numbers
+//! for people), [`version`]s, [`urls`],
 //! [`assets`], the [`sink`] the stages hand files to, and the libraries
 //! they share, [`markdown`], [`chart`] and [`results`] (benchmark result
 //! files read into one vocabulary). Above them: [`incremental`],
@@ -29,6 +30,7 @@ pub mod authoring;
 pub mod chart;
 pub mod checks;
 pub mod diagnostics;
+pub mod figures;
 pub mod fuzz;
 pub mod import;
 pub mod incremental;

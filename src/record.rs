@@ -16,7 +16,7 @@ use std::path::PathBuf;
 mod column;
 mod evidence;
 pub use column::{readable_column_name, Column};
-pub use evidence::{RawFile, ResultSource, RunFact};
+pub use evidence::{RawFile, ResultRow, ResultSource, RunFact};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

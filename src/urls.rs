@@ -116,6 +116,30 @@ pub fn run_file(id: &str, file: &str) -> String {
     format!("runs/{id}/{file}")
 }
 
+/// A run table of more than this many rows is folded on the pages that
+/// show it (a sample, the lowest and the highest of each column) and gets
+/// pages of its own with every row ([`run_table`]).
+pub const TABLE_FOLD: usize = 20;
+
+/// The rows of a run table on each of its own pages.
+pub const TABLE_PAGE_ROWS: usize = 500;
+
+/// The first page of every row of a run's table `file` (see
+/// [`TABLE_FOLD`]): `runs/<id>/tables/<file without .csv>/`.
+pub fn run_table(id: &str, file: &str) -> String {
+    let stem = file.strip_suffix(".csv").unwrap_or(file);
+    format!("runs/{id}/tables/{}/", segment(stem))
+}
+
+/// Every page of a run table of `rows` rows, none for a table short
+/// enough to be shown whole.
+pub fn run_table_pages(id: &str, file: &str, rows: usize) -> Vec<String> {
+    if rows <= TABLE_FOLD {
+        return Vec::new();
+    }
+    list_pages(&run_table(id, file), rows, TABLE_PAGE_ROWS).collect()
+}
+
 /// A status's page (`open`, `fixed`, `mitigated`, `advice`).
 pub fn status(status: &str) -> String {
     format!("status/{status}/")

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// all.
 const LAYERS: &[&[&str]] = &[
     // Helpers every stage shares, and the vocabulary of diagnostics.
-    &["util", "diagnostics", "version", "assets"],
+    &["util", "figures", "diagnostics", "version", "assets"],
     // The record types as the files describe them.
     &["record"],
     // What records mean: version states, the site's addresses, where files go.

@@ -162,7 +162,8 @@ fn finding_page_shows_facts_body_and_link_box() {
     );
     // Charts of its runs, with their data.
     assert!(html.contains("<figure class=\"chart\" id=\"chart-cache-sweep-cache\""));
-    assert!(html.contains("<td>51079</td>"));
+    // Numbers as readers read them (the CSV keeps them as written).
+    assert!(html.contains("<td class=\"num\">51,079</td>"));
     assert!(html.contains("href=\"../../runs/cache-sweep/starts.csv\""));
 }
 
@@ -267,7 +268,7 @@ fn group_tag_model_and_run_pages() {
         "KV cache (tokens)",
         "Peak (tokens/s)",
         "KV cache (tokens) cache KV cache size printed at start",
-        "94448",
+        "94,448",
         "F7 The cache size",
     ] {
         assert!(r.contains(want), "run page lacks {want:?}: {r}");
@@ -599,13 +600,14 @@ fn every_bundled_run_shows_a_chart_with_its_data() {
             }
         }
     }
-    // A reader finds the exact CSV values in the table under the chart.
+    // A reader finds the CSV's values in the table under the chart, with
+    // their thousands separated.
     let kv = page(
         &out_dir,
         "findings/vllm-kv-cache-size-depends-on-compile/index.html",
     );
-    for v in ["51079", "94448", "95412"] {
-        assert!(kv.contains(&format!("<td>{v}</td>")), "{v}");
+    for v in ["51,079", "94,448", "95,412"] {
+        assert!(kv.contains(&format!("<td class=\"num\">{v}</td>")), "{v}");
     }
 }
 

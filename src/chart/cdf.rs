@@ -5,7 +5,7 @@
 //! drawing and a [`Spread`] per series for the summary and the data table.
 
 use super::data::{Data, Point};
-use super::scale::fixed;
+use crate::figures;
 
 /// The most points one series' steps are drawn with: a distribution of
 /// 50,000 requests is drawn through this many of its quantiles, which
@@ -23,9 +23,9 @@ pub(super) struct Spread {
     pub(super) max: f64,
 }
 
-/// The steps of the distribution of `values` (sorted here) and its spread;
-/// `None` for no values.
-pub(super) fn steps(values: &mut [f64]) -> Option<(Vec<Point>, Spread)> {
+/// The steps of the distribution of `values` (sorted here, in `unit`) and
+/// its spread; `None` for no values.
+pub(super) fn steps(values: &mut [f64], unit: Option<&str>) -> Option<(Vec<Point>, Spread)> {
     if values.is_empty() {
         return None;
     }
@@ -53,32 +53,42 @@ pub(super) fn steps(values: &mut [f64]) -> Option<(Vec<Point>, Spread)> {
     let mut below = 0;
     for rank in ranks {
         let x = values[rank - 1];
-        points.push(point(x, share(below)));
-        points.push(point(x, share(rank)));
+        points.push(point(x, share(below), unit));
+        points.push(point(x, share(rank), unit));
         below = rank;
     }
     Some((points, spread))
 }
 
-fn point(x: f64, y: f64) -> Point {
+fn point(x: f64, y: f64, unit: Option<&str>) -> Point {
     Point {
         x,
         y,
-        x_text: number(x),
-        y_text: format!("{}%", number(y)),
+        x_text: figures::cell(x, unit),
+        y_text: figures::with_unit(y, Some("%")),
     }
 }
 
 /// A distribution's figures as a table: a row per series with its count,
-/// median, 90th and 99th percentiles and highest value; `None` for a chart
-/// that is not a distribution.
+/// median, 90th and 99th percentiles and highest value, each headed with
+/// the values' unit; `None` for a chart that is not a distribution.
 pub(super) fn figures(data: &Data) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     if data.spreads.is_empty() {
         return None;
     }
-    let header = ["Series", "Values", "Median", "p90", "p99", "Highest"]
-        .map(String::from)
-        .to_vec();
+    let unit = data.x_unit.as_deref();
+    let headed = |name: &str| match unit {
+        Some(u) => format!("{name} ({u})"),
+        None => name.to_string(),
+    };
+    let header = vec![
+        "Series".to_string(),
+        "Values".to_string(),
+        headed("Median"),
+        headed("p90"),
+        headed("p99"),
+        headed("Highest"),
+    ];
     let rows = data
         .spreads
         .iter()
@@ -87,11 +97,11 @@ pub(super) fn figures(data: &Data) -> Option<(Vec<String>, Vec<Vec<String>>)> {
             let sp = sp.as_ref()?;
             Some(vec![
                 series.name.clone(),
-                sp.count.to_string(),
-                number(sp.p50),
-                number(sp.p90),
-                number(sp.p99),
-                number(sp.max),
+                figures::number(sp.count as f64),
+                figures::cell(sp.p50, unit),
+                figures::cell(sp.p90, unit),
+                figures::cell(sp.p99, unit),
+                figures::cell(sp.max, unit),
             ])
         })
         .collect();
@@ -106,23 +116,6 @@ pub(super) fn percentile(values: &[f64], p: f64) -> f64 {
     let rank = p / 100.0 * (values.len() - 1) as f64;
     let (lo, hi) = (rank.floor() as usize, rank.ceil() as usize);
     values[lo] + (values[hi] - values[lo]) * (rank - lo as f64)
-}
-
-/// A value as the summary and the data table write it: four significant
-/// figures at most, as the axes write theirs (no trailing zeros, thousands
-/// separated).
-pub(super) fn number(v: f64) -> String {
-    let a = v.abs();
-    let decimals = if a >= 1000.0 || a == 0.0 {
-        0
-    } else if a >= 100.0 {
-        1
-    } else if a >= 10.0 {
-        2
-    } else {
-        3
-    };
-    fixed(v, decimals)
 }
 
 #[cfg(test)]
@@ -141,7 +134,7 @@ mod tests {
 
     #[test]
     fn a_few_values_give_every_step() {
-        let (points, spread) = steps(&mut [3.0, 1.0, 2.0, 2.0]).unwrap();
+        let (points, spread) = steps(&mut [3.0, 1.0, 2.0, 2.0], Some("ms")).unwrap();
         let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.y)).collect();
         assert_eq!(
             xy,
@@ -158,29 +151,19 @@ mod tests {
         );
         assert_eq!((spread.count, spread.p50, spread.max), (4, 2.0, 3.0));
         assert_eq!(points[1].y_text, "25%");
+        assert_eq!(points[1].x_text, "1");
     }
 
     #[test]
     fn many_values_are_drawn_through_at_most_steps_quantiles() {
         let mut v: Vec<f64> = (0..50_000).map(|i| f64::from(i % 977)).collect();
-        let (points, spread) = steps(&mut v).unwrap();
+        let (points, spread) = steps(&mut v, None).unwrap();
         assert!(points.len() <= 2 * STEPS);
         assert_eq!(points.last().unwrap().y, 100.0);
         assert_eq!(points.last().unwrap().x, 976.0);
         assert_eq!(spread.count, 50_000);
         // Shares never fall.
         assert!(points.windows(2).all(|w| w[0].y <= w[1].y));
-        assert!(steps(&mut []).is_none());
-    }
-
-    #[test]
-    fn numbers_keep_four_significant_figures() {
-        assert_eq!(number(1234.567), "1,235");
-        assert_eq!(number(123.456), "123.5");
-        assert_eq!(number(12.3456), "12.35");
-        assert_eq!(number(1.23456), "1.235");
-        assert_eq!(number(2.5), "2.5");
-        assert_eq!(number(0.0), "0");
-        assert_eq!(number(40.0), "40");
+        assert!(steps(&mut [], None).is_none());
     }
 }

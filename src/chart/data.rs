@@ -126,6 +126,12 @@ pub(super) enum Values {
 
 pub(super) struct Data {
     pub(super) values: Values,
+    /// The unit the x values are shown in (`%` for a fraction), if any.
+    pub(super) x_unit: Option<String>,
+    /// The unit the y values are shown in, when every y column shares it.
+    pub(super) y_unit: Option<String>,
+    /// The spec's marks, in the unit the y values are shown in.
+    pub(super) marks: Vec<(f64, String)>,
     pub(super) series: SeriesSet,
     /// For a `cdf` chart, the spread of each series' values (by series).
     pub(super) spreads: Vec<Option<Spread>>,
@@ -208,6 +214,41 @@ fn cell<'t>(table: &'t Table, r: usize, idx: usize, name: &str) -> Result<&'t st
 pub(super) fn unbounded(text: &str) -> bool {
     let t = text.strip_prefix('+').unwrap_or(text);
     t.eq_ignore_ascii_case("inf") || t.eq_ignore_ascii_case("infinity")
+}
+
+/// Column `name`'s unit, if it has one.
+fn unit_of<'t>(table: &'t Table, name: &str) -> Option<&'t str> {
+    table
+        .column(name)
+        .and_then(|c| c.unit.as_deref())
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+}
+
+/// How a column's values are drawn and written, from its unit: a fraction
+/// (a share from 0 to 1) is drawn and written in percent, as every page
+/// shows it (see [`crate::figures`]); anything else as it is.
+#[derive(Clone, Copy)]
+struct Shown<'t> {
+    factor: f64,
+    unit: Option<&'t str>,
+}
+
+impl<'t> Shown<'t> {
+    fn of(table: &'t Table, name: &str) -> Shown<'t> {
+        match unit_of(table, name) {
+            Some(u) if u == crate::figures::FRACTION => Shown {
+                factor: 100.0,
+                unit: Some("%"),
+            },
+            unit => Shown { factor: 1.0, unit },
+        }
+    }
+
+    /// A value drawn, as readers read it.
+    fn text(self, v: f64) -> String {
+        crate::figures::cell(v, self.unit)
+    }
 }
 
 /// Reads a numeric cell: `None` for an empty cell (no value) and for an
@@ -293,6 +334,8 @@ impl Data {
             ));
         }
         let multi_y = spec.y.len() > 1;
+        let xs = Shown::of(table, &spec.x);
+        let ys: Vec<Shown<'_>> = spec.y.iter().map(|y| Shown::of(table, y)).collect();
         let mut series = SeriesSet::new();
         let mut not_drawn = 0;
         let values = if numeric_x {
@@ -316,11 +359,12 @@ impl Data {
                         not_drawn += 1;
                     }
                     if let (Some(x), Some(y)) = (x, y) {
+                        let (x, y) = (x * xs.factor, y * ys[k].factor);
                         points[s].push(Point {
                             x,
                             y,
-                            x_text: xt.to_string(),
-                            y_text: yt.to_string(),
+                            x_text: xs.text(x),
+                            y_text: ys[k].text(y),
                         });
                     }
                 }
@@ -378,12 +422,13 @@ impl Data {
                             ));
                         }
                     }
+                    let value = value.map(|v| v * ys[k].factor);
                     bars.push(Bar {
                         cat,
                         lane: if grouped { s } else { k },
                         series: s,
                         value,
-                        text: yt.to_string(),
+                        text: value.map_or_else(|| yt.to_string(), |v| ys[k].text(v)),
                     });
                 }
             }
@@ -397,8 +442,27 @@ impl Data {
             };
             Values::Bars { cats, lanes, bars }
         };
+        // One unit for the y axis when every y column is shown in it; the
+        // marks are in the y columns' unit, and drawn as they are.
+        let y_unit = ys
+            .iter()
+            .all(|y| y.unit == ys[0].unit)
+            .then_some(ys[0].unit)
+            .flatten();
+        let factor = if ys.iter().all(|y| y.factor == ys[0].factor) {
+            ys[0].factor
+        } else {
+            1.0
+        };
         Ok(Data {
             values,
+            x_unit: xs.unit.map(str::to_string),
+            y_unit: y_unit.map(str::to_string),
+            marks: spec
+                .marks
+                .iter()
+                .map(|m| (m.y * factor, m.label.clone()))
+                .collect(),
             series,
             spreads: Vec::new(),
             not_drawn,
@@ -432,6 +496,7 @@ impl Data {
             Some(s) => Some(column_index(table, s)?),
             None => None,
         };
+        let xs = Shown::of(table, &spec.x);
         let mut series = SeriesSet::new();
         let mut values: Vec<Vec<f64>> = Vec::new();
         let mut not_drawn = 0;
@@ -447,14 +512,14 @@ impl Data {
                 values.resize(s + 1, Vec::new());
             }
             if let Some(x) = number(xt, line, &spec.x, spec.log_x)? {
-                values[s].push(x);
+                values[s].push(x * xs.factor);
             } else if unbounded(xt) {
                 not_drawn += 1;
             }
         }
         let (points, spreads): (Vec<Vec<Point>>, Vec<Option<Spread>>) = values
             .iter_mut()
-            .map(|v| match steps(v) {
+            .map(|v| match steps(v, xs.unit) {
                 Some((p, s)) => (p, Some(s)),
                 None => (Vec::new(), None),
             })
@@ -484,6 +549,9 @@ impl Data {
         }
         Ok(Data {
             values: Values::Points(points),
+            x_unit: xs.unit.map(str::to_string),
+            y_unit: Some("%".to_string()),
+            marks: spec.marks.iter().map(|m| (m.y, m.label.clone())).collect(),
             series,
             spreads,
             not_drawn,
@@ -561,7 +629,7 @@ fn y_title(input: &ChartInput) -> String {
             .collect();
         if let Some(Some(first)) = units.first() {
             if units.iter().all(|u| *u == Some(*first)) {
-                return one_line(first);
+                return one_line(crate::figures::heading_unit(first));
             }
         }
         let headings: Vec<String> = spec.y.iter().map(|y| column_heading(input, y)).collect();

@@ -59,10 +59,10 @@ impl Plan {
         let plot_h = f64::from(PLOT_HEIGHT);
 
         // The value axis, which takes in the marks too.
-        let (ylo, yhi) = spec
+        let (ylo, yhi) = data
             .marks
             .iter()
-            .fold(data.y_range(), |(lo, hi), m| (lo.min(m.y), hi.max(m.y)));
+            .fold(data.y_range(), |(lo, hi), (y, _)| (lo.min(*y), hi.max(*y)));
         let bars = matches!(data.values, Values::Bars { .. });
         let y = if spec.kind == ChartKind::Cdf {
             // A share, from none to all.

@@ -3,10 +3,10 @@
 //! input and its [`Data`]; hands on a sentence that lists every value of a
 //! small chart, or the counts and extremes of a big one.
 
-use super::cdf::number;
 use super::data::{Bar, Data, Point, Series, Values};
 use super::text::one_line;
 use super::ChartInput;
+use crate::figures;
 use crate::record::ChartKind;
 use std::fmt::Write as _;
 
@@ -140,7 +140,7 @@ pub(super) fn summarize(input: &ChartInput, data: &Data) -> String {
             }
         }
     }
-    marked(&mut out, input, data);
+    marked(&mut out, data);
     out.push('.');
     one_line(&out)
 }
@@ -165,25 +165,26 @@ fn distribution(input: &ChartInput, data: &Data) -> String {
             } else {
                 String::new()
             };
+            let unit = data.x_unit.as_deref();
             Some(format!(
                 "{who}median {}, p90 {}, p99 {}, highest {} ({} values)",
-                number(sp.p50),
-                number(sp.p90),
-                number(sp.p99),
-                number(sp.max),
-                sp.count
+                figures::cell(sp.p50, unit),
+                figures::cell(sp.p90, unit),
+                figures::cell(sp.p99, unit),
+                figures::cell(sp.max, unit),
+                figures::number(sp.count as f64)
             ))
         })
         .collect();
     out.push_str(&parts.join("; "));
-    marked(&mut out, input, data);
+    marked(&mut out, data);
     out.push('.');
     one_line(&out)
 }
 
 /// The spec's marks, after the data: "; marked: concurrency asked for at
 /// 32"; and the values no axis can place.
-fn marked(out: &mut String, input: &ChartInput, data: &Data) {
+fn marked(out: &mut String, data: &Data) {
     if data.not_drawn > 0 {
         let _ = write!(
             out,
@@ -194,11 +195,16 @@ fn marked(out: &mut String, input: &ChartInput, data: &Data) {
             }
         );
     }
-    let marks: Vec<String> = input
-        .spec
+    let marks: Vec<String> = data
         .marks
         .iter()
-        .map(|m| format!("{} at {}", one_line(&m.label), number(m.y)))
+        .map(|(y, label)| {
+            format!(
+                "{} at {}",
+                one_line(label),
+                figures::cell(*y, data.y_unit.as_deref())
+            )
+        })
         .collect();
     if !marks.is_empty() {
         let _ = write!(out, "; marked: {}", marks.join(", "));

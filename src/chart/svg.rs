@@ -219,8 +219,8 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
     // the plot, its label above the line's right end. Written here rather
     // than by plotters, which draws a dashed line as one element per dash.
     let mut rules = String::new();
-    for m in &spec.marks {
-        let (_, py) = to_px.translate(&(plan.x.lo, m.y));
+    for (y, label) in &data.marks {
+        let (_, py) = to_px.translate(&(plan.x.lo, *y));
         let _ = writeln!(
             rules,
             "<line x1=\"{l}\" y1=\"{py}\" x2=\"{r}\" y2=\"{py}\"/>"
@@ -230,7 +230,7 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
             py - 5,
             Anchor::End,
             Some("plot-rule"),
-            &[one_line(&m.label)],
+            &[one_line(label)],
         );
     }
     for (v, label) in &plan.y.ticks {

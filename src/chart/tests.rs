@@ -243,8 +243,8 @@ fn grouped_bar_uses_engine_colours_and_names() {
     assert!(pos("Qwen2.5-32B") < pos("Mistral-7B"));
     assert_eq!(
         c.summary,
-        "Grouped bar chart of Tok/s (tokens/s) by Model: Llama-3.1-8B: vLLM 1210, \
-         SGLang 1315; Qwen2.5-32B: vLLM 402.5, SGLang 388; Mistral-7B: vLLM 1390."
+        "Grouped bar chart of Tok/s (tokens/s) by Model: Llama-3.1-8B: vLLM 1,210, \
+         SGLang 1,315; Qwen2.5-32B: vLLM 402.5, SGLang 388; Mistral-7B: vLLM 1,390."
     );
 }
 

@@ -254,25 +254,8 @@ fn number(cell: &str) -> Option<f64> {
     t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
-/// A number as a message writes it: whole numbers without a point and
-/// with thousands separated (`37,760`), others as they are.
+/// A number as a message writes it (see [`crate::figures`]): `37,760`,
+/// `336.3`, `unlimited`.
 pub(super) fn figure(v: f64) -> String {
-    if v.is_infinite() {
-        return "unlimited".into();
-    }
-    if v.fract() != 0.0 || v.abs() >= 1e15 {
-        return format!("{v}");
-    }
-    let digits = format!("{}", (v as i64).unsigned_abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v < 0.0 {
-        out.insert(0, '-');
-    }
-    out
+    crate::figures::number(v)
 }

@@ -15,7 +15,7 @@ use super::fields::{join, Doc, Obj};
 use super::yaml::Value;
 use super::RESULT_FIELDS;
 use crate::diagnostics::{Diagnostic, Span};
-use crate::record::{Column, RawFile, ResultSource, RunFact, Setup, Table};
+use crate::record::{Column, RawFile, ResultRow, ResultSource, RunFact, Setup, Table};
 use crate::results::vocabulary::{RequestCol, ResultCol, SeriesCol};
 use crate::results::{self, Cell, Columns, ReadError, ResultFile};
 use std::path::Path;
@@ -152,6 +152,7 @@ pub(super) fn read(
             setup,
             files: Vec::new(),
             facts: Vec::new(),
+            rows: Vec::new(),
             path_in_yaml: path_in_yaml.clone(),
         };
         let fail = |d: &mut Doc<'_>, e: ReadError| d.diags.push(diagnostic(dir, e));
@@ -444,11 +445,21 @@ fn unit_of(c: &results::vocabulary::Column) -> Option<String> {
     }
 }
 
-/// Adds one result file's rows and facts to the evidence.
+/// Adds one result file's rows and facts to the evidence. A row whose
+/// file records no engine or version (vLLM's, genai-perf's, AIPerf's)
+/// takes its setup's: the run says what it measured.
 fn add_file(ev: &mut Evidence, source: &mut ResultSource, file: &ResultFile, setups: &[Setup]) {
     let name = setup_name(source, setups);
+    let setup = source.setup.and_then(|i| setups.get(i));
     for row in &file.results.rows {
         let mut cells = cells_of(row);
+        if let Some(s) = setup {
+            fill(&mut cells, "engine", Some(&s.engine));
+            fill(&mut cells, "version", s.version.as_deref());
+        }
+        source.rows.push(ResultRow {
+            cells: cells.clone(),
+        });
         cells.push(("setup", name.clone()));
         ev.results.rows.push(cells);
     }
@@ -513,6 +524,24 @@ fn setup_name(source: &ResultSource, setups: &[Setup]) -> String {
         .and_then(|s| setups.get(s))
         .map(Setup::name)
         .unwrap_or_default()
+}
+
+/// Sets column `name` of `cells` to `value` when the row has no value
+/// there, keeping the vocabulary's order of the columns.
+fn fill(cells: &mut Vec<(&'static str, String)>, name: &'static str, value: Option<&str>) {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return;
+    };
+    if cells.iter().any(|(n, _)| *n == name) {
+        return;
+    }
+    let order = |n: &str| ResultCol::ALL.iter().position(|c| c.name == n);
+    let at = order(name);
+    let i = cells
+        .iter()
+        .position(|(n, _)| order(n) > at)
+        .unwrap_or(cells.len());
+    cells.insert(i, (name, value.to_string()));
 }
 
 /// A row's cells that have a value, by column name.

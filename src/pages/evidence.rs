@@ -206,7 +206,7 @@ pub(super) fn preempted(run: &Run) -> Option<serde_json::Value> {
         .filter_map(|v| v.number)
         .filter(|n| n.is_finite())
         .sum();
-    (n > 0.0).then(|| serde_json::json!({"count": n, "text": figure(n)}))
+    (n > 0.0).then(|| serde_json::json!({"count": n, "text": crate::figures::number(n)}))
 }
 
 /// A fact's value as a reader reads it: numbers rounded to what matters
@@ -214,48 +214,10 @@ pub(super) fn preempted(run: &Run) -> Option<serde_json::Value> {
 /// unknown.
 fn value(f: &RunFact) -> String {
     match (&f.number, &f.value) {
-        (Some(n), _) => figure(*n),
+        (Some(n), _) => crate::figures::number(*n),
         (None, Some(v)) => v.clone(),
         (None, None) => "unknown".to_string(),
     }
-}
-
-/// A number for reading: whole numbers with thousands separated, others
-/// with four significant figures at most; `unlimited` for infinity.
-pub(super) fn figure(n: f64) -> String {
-    if n.is_infinite() {
-        return "unlimited".to_string();
-    }
-    let a = n.abs();
-    let decimals = if n.fract() == 0.0 || a >= 1000.0 {
-        0
-    } else if a >= 100.0 {
-        1
-    } else if a >= 10.0 {
-        2
-    } else {
-        3
-    };
-    let s = format!("{:.*}", decimals, a);
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
-        None => (s.clone(), String::new()),
-    };
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(&frac);
-    }
-    if n < 0.0 && out.chars().any(|c| c.is_ascii_digit() && c != '0') {
-        out.insert(0, '−');
-    }
-    out
 }
 
 /// A size in bytes for reading: `786 bytes`, `11.0 KB`, `52.4 MB`.
@@ -272,14 +234,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn figures_read_as_people_write_them() {
-        assert_eq!(figure(26093.0), "26,093");
-        assert_eq!(figure(336.2985474784618), "336.3");
-        assert_eq!(figure(0.3362985474784618), "0.336");
-        assert_eq!(figure(21.0), "21");
-        assert_eq!(figure(12.5), "12.5");
-        assert_eq!(figure(f64::INFINITY), "unlimited");
-        assert_eq!(figure(-3.25), "−3.25");
+    fn sizes_read_as_people_write_them() {
         assert_eq!(size(786), "786 bytes");
         assert_eq!(size(11_288), "11.3 KB");
         assert_eq!(size(52_400_000), "52.4 MB");

@@ -12,6 +12,7 @@
 //! | `home` | `/`, with the filter bar's data |
 //! | `finding` | `/findings/<slug>/`, its short address and aliases (see `redirect`) |
 //! | `run` | `/runs/<id>/` and the runs index `/runs/` |
+//! | `table` | `/runs/<id>/tables/<table>/`: every row of a long run table |
 //! | `engine` | `/engines/` and `/engines/<id>/` (the version matrix) |
 //! | `version` | `/engines/<id>/<version>/` |
 //! | `lists` | groups, statuses, tags and models, and the tag and model indexes |
@@ -25,6 +26,7 @@ mod batch;
 mod engine;
 mod evidence;
 mod finding;
+mod headline;
 mod home;
 mod lists;
 mod not_found;
@@ -33,6 +35,7 @@ mod redirect;
 mod relativize;
 mod run;
 mod search;
+mod table;
 mod version;
 mod view;
 
@@ -229,6 +232,7 @@ fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), RenderError> {
     search::list(cx, batch);
     lists::list_terms(cx, batch);
     run::list(cx, &owners, batch)?;
+    table::list(cx, batch);
     not_found::list(cx, batch);
     Ok(())
 }

@@ -8,19 +8,16 @@
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
 use super::view::{list_page, object, page, vlink};
-use super::{evidence, redirect, Ctx};
+use super::{evidence, headline, redirect, Ctx};
 use crate::markdown;
 use crate::model::{ChartRef, Model};
 use crate::record::Run;
 use crate::render::cards::cards;
 use crate::render::charts::ChartView;
-use crate::render::{table_rows_html, RenderError};
+use crate::render::{tables, RenderError};
 use crate::urls::{self, ROOT};
 use crate::util::hash_of;
 use crate::version::Version;
-
-/// The most rows of a table a run page shows; the CSV beside it has all.
-const TABLE_ROWS_SHOWN: usize = 100;
 
 /// A run page's template.
 const TEMPLATE: &str = "run.html";
@@ -241,20 +238,26 @@ pub(super) fn job(
     let tables: Vec<serde_json::Value> = run
         .tables
         .iter()
-        .map(|t| serde_json::json!({
-            "file": t.file, "title": t.title,
-            "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
-            "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "title": c.title(&names), "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
-            "header": t.header.iter().map(|h| t.column(h).map_or_else(|| h.clone(), |c| c.heading(&names))).collect::<Vec<_>>(),
-            // A table of thousands of requests is in its CSV: the page
-            // shows its first rows, so that it stays light.
-            "rows": &t.rows[..t.rows.len().min(TABLE_ROWS_SHOWN)],
-            // The same rows as HTML: a loop over every cell in the template
-            // was a third of a run page's rendering.
-            "rows_html": table_rows_html(&t.rows[..t.rows.len().min(TABLE_ROWS_SHOWN)]),
-            "total": t.rows.len(),
-            "derived": t.derived,
-        }))
+        .map(|t| {
+            // A long table is folded into a sample and its extremes, with
+            // every row on pages of its own: the run page stays light.
+            let view = tables::view(&run.id, t, &names);
+            serde_json::json!({
+                "file": t.file, "title": t.title,
+                "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
+                "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "title": c.title(&names), "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
+                "header": view.header,
+                // The cells of the rows shown, as the CSV has them.
+                "rows": view.rows.iter().map(|&r| &t.rows[r]).collect::<Vec<_>>(),
+                "rows_html": view.rows_html,
+                "total": view.total,
+                "shown": view.shown,
+                "folded": view.folded,
+                "all_url": view.all_url,
+                "empty_columns": view.empty_columns,
+                "derived": t.derived,
+            })
+        })
         .collect();
     let run_charts: Vec<ChartView> = run
         .charts
@@ -282,6 +285,7 @@ pub(super) fn job(
                 "notes_html": run.notes.as_deref().map(|n| markdown::render(n, cx.resolve).html).unwrap_or_default(),
             },
             "setups": setups,
+            "headline": headline::of(run),
             "evidence": evidence::of(run),
             "checks": evidence::checks(model, r),
             "preempted": evidence::preempted(run),

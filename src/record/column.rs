@@ -36,15 +36,22 @@ impl Column {
 
     /// "Peak throughput (tokens/s)": the title with the unit, as axis
     /// titles and table headers show it; a title that is the unit itself
-    /// ("Replies" in replies) is not followed by it again.
+    /// ("Replies" in replies) is not followed by it again. A fraction is
+    /// shown in percent, so its heading says `%` (see [`crate::figures`]).
     pub fn heading(&self, engines: &BTreeMap<String, String>) -> String {
         let title = self.title(engines);
         match &self.unit {
             Some(u) if !u.is_empty() && !u.trim().eq_ignore_ascii_case(&title) => {
-                format!("{title} ({u})")
+                format!("{title} ({})", crate::figures::heading_unit(u))
             }
             _ => title,
         }
+    }
+
+    /// A CSV cell of this column as readers see it (see
+    /// [`crate::figures::cell_text`]).
+    pub fn shown<'t>(&self, cell: &'t str) -> std::borrow::Cow<'t, str> {
+        crate::figures::cell_text(cell, self.unit.as_deref())
     }
 }
 

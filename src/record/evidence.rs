@@ -21,6 +21,12 @@ pub struct ResultSource {
     pub files: Vec<RawFile>,
     /// What the files say, in the order they were read.
     pub facts: Vec<RunFact>,
+    /// The rows of the `results` table its files give (one per benchmark
+    /// and setting), each cell by its vocabulary column's name, as the CSV
+    /// writes it; the engine and version are the setup's where the file
+    /// records none. The run page's headline figures and the comparisons
+    /// read them, whatever tables `run.yaml` derives.
+    pub rows: Vec<ResultRow>,
     /// Where the entry is in `run.yaml` (`results[0]`).
     pub path_in_yaml: String,
 }
@@ -69,4 +75,31 @@ pub struct RunFact {
     pub source: String,
     /// How it was read, or why it is unknown.
     pub note: Option<String>,
+}
+
+/// One row of a `results` table: its cells by column name, as the CSV
+/// writes them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResultRow {
+    /// The cells that have a value, in the vocabulary's order.
+    pub cells: Vec<(&'static str, String)>,
+}
+
+impl ResultRow {
+    /// The cell of column `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.cells
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The number in column `name` (`inf` is infinite).
+    pub fn num(&self, name: &str) -> Option<f64> {
+        let v = self.get(name)?;
+        if v.eq_ignore_ascii_case("inf") {
+            return Some(f64::INFINITY);
+        }
+        v.parse::<f64>().ok().filter(|x| !x.is_nan())
+    }
 }

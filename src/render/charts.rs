@@ -24,10 +24,18 @@ pub(crate) struct ChartView {
     summary: String,
     caption_html: String,
     header: Vec<String>,
+    /// The cells of the rows shown, as the CSV has them (a distribution's
+    /// figures, as readers read them).
     rows: Vec<Vec<String>>,
-    /// `rows` as the built-in `chart` macro shows them (see
-    /// [`super::table_rows_html`]).
+    /// The rows shown as the built-in `chart` macro shows them: each
+    /// number as readers read it (see [`super::tables`]).
     rows_html: String,
+    /// How many rows the table has.
+    total: usize,
+    /// Whether the rows shown are a long table's sample and extremes.
+    folded: bool,
+    /// For a folded table, the first page of every row.
+    all_url: Option<String>,
     csv_url: String,
     csv_name: String,
     run_url: String,
@@ -106,19 +114,26 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
     })?;
     // What the figure's table shows: the chart's own figures where it has
     // them (a distribution's percentiles, not its thousands of rows), else
-    // the table with each column under its heading.
-    let (header, rows) = drawn.figures.unwrap_or_else(|| {
-        let header = table
-            .header
-            .iter()
-            .map(|h| {
-                table
-                    .column(h)
-                    .map_or_else(|| h.clone(), |c| c.heading(&charts.names))
-            })
-            .collect();
-        (header, table.rows.clone())
-    });
+    // the table as the run page shows it, a long one folded.
+    let (header, rows, rows_html, total, folded, all_url) = match drawn.figures {
+        Some((header, rows)) => {
+            let html = super::table_rows_html(&rows);
+            let n = rows.len();
+            (header, rows, html, n, false, None)
+        }
+        None => {
+            let view = super::tables::view(&run.id, table, &charts.names);
+            let rows = view.rows.iter().map(|&r| table.rows[r].clone()).collect();
+            (
+                view.header,
+                rows,
+                view.rows_html,
+                view.total,
+                view.folded,
+                view.all_url,
+            )
+        }
+    };
     ChartView {
         id: spec.id.clone(),
         dom_id: format!("chart-{}-{}", run.id, spec.id),
@@ -131,8 +146,11 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
             .map(markdown::render_inline)
             .unwrap_or_default(),
         header,
-        rows_html: super::table_rows_html(&rows),
         rows,
+        rows_html,
+        total,
+        folded,
+        all_url,
         csv_url: format!("{ROOT}{}", urls::run_file(&run.id, &table.file)),
         csv_name: table.file.clone(),
         run_url: format!("{ROOT}{}", urls::run(&run.id)),

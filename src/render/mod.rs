@@ -5,6 +5,7 @@
 //! - [`cards`]: each finding's card and texts, from a parse of its body;
 //! - [`words`]: the words the search index finds each finding by;
 //! - [`charts`]: each chart drawn once, with its figure;
+//! - [`tables`]: run tables as pages show them, long ones folded;
 //! - [`links`]: `finding:` and `run:` links, and bodies rendered with them;
 //! - [`reuse`]: what a rebuild may take over from the last build, and the
 //!   keys that say when.
@@ -17,6 +18,7 @@ pub mod cards;
 pub mod charts;
 pub mod links;
 pub mod reuse;
+pub mod tables;
 pub mod templates;
 pub mod words;
 

@@ -25,6 +25,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("terms.html", include_str!("../../templates/terms.html")),
     ("run.html", include_str!("../../templates/run.html")),
     ("runs.html", include_str!("../../templates/runs.html")),
+    ("table.html", include_str!("../../templates/table.html")),
     (
         "redirect.html",
         include_str!("../../templates/redirect.html"),

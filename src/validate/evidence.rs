@@ -1,8 +1,8 @@
 //! The rules between a run's result files and the rest of the run: the
 //! engine, version and model a file records against the setup and model
 //! `run.yaml` gives (warnings: the file is the evidence, and a difference
-//! is worth a look, not a stop), two files measuring the same setup at the
-//! same setting (a warning naming both), and published addresses that two
+//! is worth a look, not a stop), two entries with the same bytes (a
+//! warning naming both: a copy is no repeat), and published addresses that two
 //! files would share (an error). Takes a run; hands on its diagnostics, at
 //! `run.yaml`.
 
@@ -46,7 +46,7 @@ pub(super) fn check(run: &Run, diags: &mut Diagnostics) {
             }
         }
     }
-    twice_at_one_setting(run, diags);
+    copies(run, diags);
     shared_addresses(run, diags);
 }
 
@@ -95,44 +95,37 @@ fn same_model(file: &str, run: &str) -> bool {
     file == run || last(file) == last(run)
 }
 
-/// Two result files that measured one setup at one setting (the same
-/// concurrency and request rate asked for): one may be a rerun that should
-/// replace the other, or a copy.
-fn twice_at_one_setting(run: &Run, diags: &mut Diagnostics) {
-    let mut first: BTreeMap<(usize, String), &ResultSource> = BTreeMap::new();
+/// Two entries of `results` with the same bytes: one measurement kept
+/// twice. Two files of one setup at one setting are repeats of a workload
+/// (the comparisons take their spread for its noise), but a copy is no
+/// repeat, and would make a change look steadier than it is.
+fn copies(run: &Run, diags: &mut Diagnostics) {
+    let mut first: BTreeMap<Vec<&str>, &ResultSource> = BTreeMap::new();
     for s in &run.results {
-        let Some(setup) = s.setup else { continue };
-        let values = |name: &str| {
-            s.facts_named(name)
-                .filter_map(|f| f.value.clone())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let setting = format!(
-            "concurrency {}, rate {}",
-            values("max_concurrency"),
-            values("request_rate")
-        );
-        if values("max_concurrency").is_empty() && values("request_rate").is_empty() {
+        let read: Vec<&str> = s
+            .files
+            .iter()
+            .filter(|f| f.format.is_some())
+            .map(|f| f.sha256.as_str())
+            .collect();
+        if read.is_empty() {
             continue;
         }
-        match first.get(&(setup, setting.clone())) {
+        match first.get(&read) {
             Some(other) => diags.push(
                 Diagnostic::warning(
                     &run.path,
                     run.spans.get(&s.path_in_yaml),
                     format!(
-                        "{} and {} both measured \"{}\" at {setting}",
-                        other.path,
-                        s.path,
-                        run.setups[setup].name()
+                        "{} has the same bytes as {}: one measurement kept twice, which would count as two repeats",
+                        s.path, other.path
                     ),
                 )
                 .field(format!("{}.path", s.path_in_yaml))
-                .hint("keep one of them, or give the rerun a setup of its own"),
+                .hint("keep one of them; a repeat of the workload is a file of its own run of the benchmark"),
             ),
             None => {
-                first.insert((setup, setting), s);
+                first.insert(read, s);
             }
         }
     }

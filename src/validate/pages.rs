@@ -216,6 +216,7 @@ pub fn site_pages(
         p.insert(urls::run(&r.id));
         for t in &r.tables {
             p.insert(urls::run_file(&r.id, &t.file));
+            p.extend(urls::run_table_pages(&r.id, &t.file, t.rows.len()));
         }
     }
     Pages { paths: p, versions }

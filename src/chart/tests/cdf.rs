@@ -37,7 +37,14 @@ fn a_distribution_says_its_percentiles_per_series() {
     let (header, rows) = c.figures.expect("a distribution has figures");
     assert_eq!(
         header,
-        ["Series", "Values", "Median", "p90", "p99", "Highest"]
+        [
+            "Series",
+            "Values",
+            "Median (ms)",
+            "p90 (ms)",
+            "p99 (ms)",
+            "Highest (ms)"
+        ]
     );
     assert_eq!(
         rows,

@@ -44,7 +44,7 @@ fn legends_axes_and_the_summary_say_the_labels() {
     assert_eq!(
         c.summary,
         "Line chart of tok/s against Context depth (tokens): NInfer NVFP4: 127.1 at 0, \
-         87.1 at 4096; vLLM mtp3: 117.3 at 0, 87.5 at 4096."
+         87.1 at 4,096; vLLM mtp3: 117.3 at 0, 87.5 at 4,096."
     );
     assert!(!c.svg.contains("ninfer_nvfp4") && !c.svg.contains("vllm_mtp3"));
 }

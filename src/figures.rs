@@ -1,0 +1,421 @@
+//! Numbers for people. Every figure a reader sees is written here, by one
+//! set of rules: a table cell on a run page, a chart's value labels and
+//! text description, the facts of a run's result files, a check's or a
+//! lint's message, a comparison's change. The files a reader downloads (the
+//! published CSV, `findings.json`, the kept result files) keep every digit;
+//! only what is read is rounded.
+//!
+//! The rules (`docs/format.md` §8.7 states them for readers):
+//!
+//! - **About four significant digits**: 336.2985474784618 is `336.3`,
+//!   0.259172704 is `0.2592`, 95.15354806 is `95.15`. A number of 1,000 or
+//!   more is rounded to a whole number (30,176.33 is `30,176`): never to
+//!   fewer digits than its whole part has.
+//! - **Whole numbers exactly**, with thousands separated: `26,093`,
+//!   `32,000`. Trailing zeros of a fraction are left out (56.0 is `56`).
+//! - **Milliseconds from 10,000 on are seconds**: 73,447.8 ms is
+//!   `73.45 s`. Under a heading in ms, such a cell carries its ` s`.
+//! - **A fraction is a percentage**: a column whose unit is `fraction` (a
+//!   share from 0 to 1, such as the KV cache in use) is shown in %, 0.4523
+//!   as `45.23%`, and its heading says `%`.
+//! - **Unbounded is a word**: a request rate of requests all sent at once
+//!   (`inf` in the files) is `unlimited`.
+//! - **A minus sign, not a hyphen**: `−3.25`.
+//! - **A change in percent**, signed, whole from 1% on (`+26%`, `−8%`) and
+//!   to a tenth below (`+0.5%`): benchmark noise is seldom under a percent,
+//!   so its tenths would be noise.
+//!
+//! Everything here is a pure function of its arguments, and cheap: a run
+//! page's table runs every cell through [`cell_text`], which hands back a
+//! cell that already reads well as it is, without parsing it.
+
+use std::borrow::Cow;
+
+/// The unit of a share from 0 to 1, shown as a percentage.
+pub const FRACTION: &str = "fraction";
+
+/// Milliseconds from this many on are shown as seconds.
+const MS_AS_SECONDS: f64 = 10_000.0;
+
+/// `x` rounded for reading, without a unit: about four significant
+/// digits, whole numbers exactly with thousands separated, `unlimited` for
+/// an unbounded value.
+pub fn number(x: f64) -> String {
+    let mut out = String::new();
+    push_number(&mut out, x);
+    out
+}
+
+/// `x` with its unit, for text: `336.3 tok/s`, `73.45 s` (milliseconds
+/// from 10,000 on), `45.23%` (a fraction), `32 requests`. No unit gives the
+/// number alone.
+pub fn with_unit(x: f64, unit: Option<&str>) -> String {
+    let unit = unit.map(str::trim).filter(|u| !u.is_empty());
+    let (x, unit) = shown(x, unit);
+    let mut out = number(x);
+    if x.is_finite() {
+        if let Some(u) = unit {
+            if !tight(u) {
+                out.push(' ');
+            }
+            out.push_str(u);
+        }
+    }
+    out
+}
+
+/// `x` as a table cell under a heading that names the unit (see
+/// [`heading_unit`]): the number alone, a fraction as its percentage, and
+/// milliseconds from 10,000 on as seconds with their ` s`, since the
+/// heading says ms.
+pub fn cell(x: f64, unit: Option<&str>) -> String {
+    match unit.map(str::trim) {
+        Some(FRACTION) => number(x * 100.0),
+        Some("ms") if x.abs() >= MS_AS_SECONDS && x.is_finite() => with_unit(x, Some("ms")),
+        _ => number(x),
+    }
+}
+
+/// A CSV cell as a table shows it under a heading that names the unit: a
+/// number of a numeric column (one with a unit) as [`cell`] writes it,
+/// `inf` as `unlimited`, and anything else (text, a text column) as it is.
+pub fn cell_text<'t>(text: &'t str, unit: Option<&str>) -> Cow<'t, str> {
+    let Some(unit) = unit.map(str::trim) else {
+        return Cow::Borrowed(text);
+    };
+    let t = text.trim();
+    if t.is_empty() {
+        return Cow::Borrowed(t);
+    }
+    let plain = unit != FRACTION && unit != "ms";
+    if plain {
+        if let Some(fast) = reads_well(t) {
+            return fast;
+        }
+    }
+    if t.eq_ignore_ascii_case("inf") || t.eq_ignore_ascii_case("+inf") {
+        return Cow::Borrowed("unlimited");
+    }
+    match t.parse::<f64>() {
+        Ok(x) if !x.is_nan() => Cow::Owned(cell(x, Some(unit))),
+        _ => Cow::Borrowed(text),
+    }
+}
+
+/// The unit a heading names for a column of unit `unit`: `%` for a
+/// fraction, else the unit itself.
+pub fn heading_unit(unit: &str) -> &str {
+    if unit.trim() == FRACTION {
+        "%"
+    } else {
+        unit
+    }
+}
+
+/// A share from 0 to 1 as a percentage: 0.727 is `72.7%`.
+pub fn percent(share: f64) -> String {
+    with_unit(share, Some(FRACTION))
+}
+
+/// The change from `from` to `to` in percent of `from`, signed: `+26%`,
+/// `−8%`, `+0.5%`, `0%`; `None` when `from` is zero (or either is not a
+/// finite number), where no percentage means anything.
+pub fn change(from: f64, to: f64) -> Option<String> {
+    let pct = change_pct(from, to)?;
+    Some(signed_percent(pct))
+}
+
+/// The change from `from` to `to` in percent of `from`; `None` where it
+/// means nothing (see [`change`]).
+pub fn change_pct(from: f64, to: f64) -> Option<f64> {
+    (from != 0.0 && from.is_finite() && to.is_finite()).then(|| (to - from) / from.abs() * 100.0)
+}
+
+/// A change already in percent, as [`change`] writes it.
+pub fn signed_percent(pct: f64) -> String {
+    let tenths = (pct * 10.0).round() / 10.0;
+    let shown = if tenths.abs() >= 1.0 {
+        pct.round()
+    } else {
+        tenths
+    };
+    if shown == 0.0 {
+        return "0%".to_string();
+    }
+    let mut out = String::from(if shown > 0.0 { "+" } else { "−" });
+    let digits = if shown.abs() >= 1.0 {
+        grouped(&format!("{:.0}", shown.abs()))
+    } else {
+        format!("{:.1}", shown.abs())
+    };
+    out.push_str(&digits);
+    out.push('%');
+    out
+}
+
+/// A value and unit as shown: milliseconds from 10,000 on in seconds, a
+/// fraction in percent.
+fn shown(x: f64, unit: Option<&str>) -> (f64, Option<&str>) {
+    match unit {
+        Some(FRACTION) => (x * 100.0, Some("%")),
+        Some("ms") if x.abs() >= MS_AS_SECONDS && x.is_finite() => (x / 1000.0, Some("s")),
+        u => (x, u),
+    }
+}
+
+/// Units written against the number: `45%`, `1.78×`.
+fn tight(unit: &str) -> bool {
+    matches!(unit, "%" | "×" | "x")
+}
+
+/// Appends `x` rounded for reading to `out`.
+fn push_number(out: &mut String, x: f64) {
+    if x.is_nan() {
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "unlimited" } else { "−unlimited" });
+        return;
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        out.push('0');
+        return;
+    }
+    if !(1e-6..1e15).contains(&a) {
+        push_scientific(out, x);
+        return;
+    }
+    let text = if x.fract() == 0.0 || a >= 999.95 {
+        format!("{a:.0}")
+    } else {
+        // Four significant digits: as many decimals as the whole part
+        // leaves of them.
+        let magnitude = a.log10().floor() as i32;
+        let decimals = (3 - magnitude).max(0) as usize;
+        let s = format!("{a:.decimals$}");
+        // Rounding up may reach 1,000 (999.96 is 1,000), which has no decimals.
+        if s.starts_with("1000") {
+            "1000".to_string()
+        } else {
+            s
+        }
+    };
+    let (int, frac) = match text.split_once('.') {
+        Some((i, f)) => (i, f.trim_end_matches('0')),
+        None => (text.as_str(), ""),
+    };
+    if x < 0.0 && !(int.bytes().all(|b| b == b'0') && frac.is_empty()) {
+        out.push('−');
+    }
+    out.push_str(&grouped(int));
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+}
+
+/// Four significant digits and a power of ten, for what is too large or
+/// too small to write out: `1.235e−7`.
+fn push_scientific(out: &mut String, x: f64) {
+    let s = format!("{:.3e}", x.abs());
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    if x < 0.0 {
+        out.push('−');
+    }
+    out.push_str(mantissa);
+    out.push('e');
+    match exp.strip_prefix('-') {
+        Some(e) => {
+            out.push('−');
+            out.push_str(e);
+        }
+        None => out.push_str(exp),
+    }
+}
+
+/// Digits with thousands separated: `26093` is `26,093`.
+fn grouped(digits: &str) -> String {
+    let n = digits.len();
+    let mut out = String::with_capacity(n + n / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (n - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A cell that already reads as [`number`] would write it, without
+/// parsing: a plain decimal (digits, at most one point, no sign, no
+/// exponent) whose whole part has no leading zero, with at most four
+/// significant digits and no trailing zero after its point, below 1,000;
+/// or a whole number of up to fifteen digits, which only needs its
+/// thousands separated. `None` for anything else, which is parsed.
+fn reads_well(t: &str) -> Option<Cow<'_, str>> {
+    let b = t.as_bytes();
+    let point = b.iter().position(|&c| c == b'.');
+    let (int, frac) = match point {
+        Some(p) => (&b[..p], &b[p + 1..]),
+        None => (b, &b[..0]),
+    };
+    let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+    if int.is_empty() || !digits(int) || !digits(frac) || (int.len() > 1 && int[0] == b'0') {
+        return None;
+    }
+    if point.is_none() {
+        if int.len() > 15 {
+            return None;
+        }
+        return Some(if int.len() <= 3 {
+            Cow::Borrowed(t)
+        } else {
+            Cow::Owned(grouped(t))
+        });
+    }
+    if frac.is_empty() || frac.last() == Some(&b'0') || int.len() > 3 {
+        return None;
+    }
+    // Significant digits: from the first non-zero digit on.
+    let significant = if int == b"0" {
+        frac.len() - frac.iter().take_while(|&&c| c == b'0').count()
+    } else {
+        int.len() + frac.len()
+    };
+    (significant <= 4 && significant > 0).then_some(Cow::Borrowed(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_four_significant_digits() {
+        assert_eq!(number(336.2985474784618), "336.3");
+        assert_eq!(number(0.259172704000008), "0.2592");
+        assert_eq!(number(95.15354806), "95.15");
+        assert_eq!(number(0.3362985474784618), "0.3363");
+        assert_eq!(number(1.23456), "1.235");
+        assert_eq!(number(12.5), "12.5");
+        assert_eq!(number(0.000123456), "0.0001235");
+        // From 1,000 on, whole numbers: never fewer digits than the whole part.
+        assert_eq!(number(1274.005725804396), "1,274");
+        assert_eq!(number(30176.330783843747), "30,176");
+        assert_eq!(number(999.96), "1,000");
+        assert_eq!(number(999.94), "999.9");
+        assert_eq!(number(9.99996), "10");
+    }
+
+    #[test]
+    fn whole_numbers_exactly_with_separators() {
+        assert_eq!(number(26093.0), "26,093");
+        assert_eq!(number(32000.0), "32,000");
+        assert_eq!(number(21.0), "21");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(-0.0), "0");
+        assert_eq!(number(56.0), "56");
+        assert_eq!(number(1_790_824_333.0), "1,790,824,333");
+    }
+
+    #[test]
+    fn signs_and_extremes() {
+        assert_eq!(number(-3.25), "−3.25");
+        assert_eq!(number(-0.00000001), "−1e−8");
+        assert_eq!(number(1.5e17), "1.5e17");
+        assert_eq!(number(f64::INFINITY), "unlimited");
+        assert_eq!(number(-0.00004), "−0.00004");
+        assert_eq!(number(f64::NAN), "");
+    }
+
+    #[test]
+    fn units_for_text() {
+        assert_eq!(with_unit(336.2985474784618, Some("tok/s")), "336.3 tok/s");
+        assert_eq!(with_unit(73447.80826035, Some("ms")), "73.45 s");
+        assert_eq!(with_unit(9999.0, Some("ms")), "9,999 ms");
+        assert_eq!(with_unit(10_500.0, Some("ms")), "10.5 s");
+        assert_eq!(with_unit(0.4523, Some("fraction")), "45.23%");
+        assert_eq!(with_unit(0.5, Some("fraction")), "50%");
+        assert_eq!(with_unit(72.7, Some("%")), "72.7%");
+        assert_eq!(with_unit(1.78, Some("×")), "1.78×");
+        assert_eq!(with_unit(32.0, Some("requests")), "32 requests");
+        assert_eq!(with_unit(5.0, None), "5");
+        assert_eq!(with_unit(f64::INFINITY, Some("req/s")), "unlimited");
+        assert_eq!(percent(0.727), "72.7%");
+    }
+
+    #[test]
+    fn cells_under_a_heading() {
+        assert_eq!(cell(336.2985474784618, Some("tok/s")), "336.3");
+        assert_eq!(cell(73447.80826035, Some("ms")), "73.45 s");
+        assert_eq!(cell(600.0, Some("ms")), "600");
+        assert_eq!(cell(0.4523, Some("fraction")), "45.23");
+        assert_eq!(heading_unit("fraction"), "%");
+        assert_eq!(heading_unit("tok/s"), "tok/s");
+    }
+
+    #[test]
+    fn cell_text_reads_numbers_and_leaves_text() {
+        let c = |t: &str, u: Option<&str>| cell_text(t, u).into_owned();
+        assert_eq!(c("336.2985474784618", Some("tok/s")), "336.3");
+        assert_eq!(c("127.1", Some("tok/s")), "127.1");
+        assert_eq!(c("4096", Some("tokens")), "4,096");
+        assert_eq!(c("56.0", Some("tok/s")), "56");
+        assert_eq!(c("0.50", Some("s")), "0.5");
+        assert_eq!(c("1e3", Some("tokens")), "1,000");
+        assert_eq!(c("-3", Some("points")), "−3");
+        assert_eq!(c("inf", Some("req/s")), "unlimited");
+        assert_eq!(c("73447.80826035", Some("ms")), "73.45 s");
+        assert_eq!(c("0.25", Some("fraction")), "25");
+        assert_eq!(c("", Some("ms")), "");
+        assert_eq!(c("0.259172704000008", None), "0.259172704000008");
+        assert_eq!(c("n/a", Some("ms")), "n/a");
+        assert_eq!(c("007", Some("count")), "7");
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_parsing() {
+        // Every cell the fast path keeps is what number() writes of it.
+        for t in [
+            "0",
+            "7",
+            "42",
+            "999",
+            "1000",
+            "26093",
+            "0.5",
+            "0.25",
+            "0.0012",
+            "1.5",
+            "12.75",
+            "127.1",
+            "999.9",
+            "123456789012345",
+            "0.00001234",
+        ] {
+            let fast = reads_well(t).expect(t).into_owned();
+            assert_eq!(fast, number(t.parse().unwrap()), "{t}");
+        }
+        for t in [
+            "0.50", "12.345", "1000.5", "01", ".5", "1e3", "-1", "+1", "1.",
+        ] {
+            assert!(reads_well(t).is_none(), "{t}");
+        }
+    }
+
+    #[test]
+    fn changes_in_percent() {
+        // The seed report's deltas: vLLM MTP@3 against NInfer NVFP4.
+        assert_eq!(change(127.1, 117.3).as_deref(), Some("−8%"));
+        assert_eq!(change(87.1, 87.5).as_deref(), Some("+0.5%"));
+        assert_eq!(change(73.1, 76.7).as_deref(), Some("+5%"));
+        assert_eq!(change(44.3, 56.0).as_deref(), Some("+26%"));
+        assert_eq!(change(24.2, 32.7).as_deref(), Some("+35%"));
+        assert_eq!(change(100.0, 100.0).as_deref(), Some("0%"));
+        assert_eq!(change(100.0, 100.96).as_deref(), Some("+1%"));
+        assert_eq!(change(100.0, 100.04).as_deref(), Some("0%"));
+        assert_eq!(change(10.0, 200.0).as_deref(), Some("+1,900%"));
+        assert_eq!(change(0.0, 5.0), None);
+    }
+}
