@@ -162,6 +162,87 @@ fn a_run_folder_gives_the_series_with_the_concurrency_asked_for_marked() {
     );
 }
 
+/// The ids and y columns of the charts an import planned, in order.
+fn planned_charts(yaml: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut id = None;
+    for line in yaml.lines() {
+        if let Some(rest) = line.strip_prefix("  - id: ") {
+            id = Some(rest.to_string());
+        } else if let (Some(rest), Some(_)) = (line.strip_prefix("    y: "), &id) {
+            out.push((id.take().unwrap(), rest.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn one_setup_gets_its_percentile_ladders_and_never_a_chart_of_one_bar() {
+    let site = Site::copy_of("minimal");
+    let file = fixture("aiperf/schema-1.json");
+    let r = import(
+        &site,
+        &[
+            "one",
+            file.to_str().unwrap(),
+            "--engine",
+            "vllm",
+            "--version",
+            "0.30",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // No bar of the throughput alone: the ladders of the latencies instead.
+    assert_eq!(
+        planned_charts(&site.read("data/runs/one/run.yaml")),
+        [
+            (
+                "ttft-percentiles".into(),
+                "[ttft_ms_p50, ttft_ms_p90, ttft_ms_p99]".into()
+            ),
+            (
+                "itl-percentiles".into(),
+                "[itl_ms_p50, itl_ms_p90, itl_ms_p99]".into()
+            ),
+        ]
+    );
+    // A run folder with a series: the ladders of what bench.json gives, the
+    // server's requests with its preemptions, and its KV cache.
+    let folder = fixture("inferlint/vllm-run");
+    let r = import(
+        &site,
+        &["live", folder.to_str().unwrap(), "--engine", "vllm"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = site.read("data/runs/live/run.yaml");
+    assert_eq!(
+        planned_charts(&yaml),
+        [
+            (
+                "ttft-percentiles".into(),
+                "[ttft_ms_p50, ttft_ms_p99]".into()
+            ),
+            ("itl-percentiles".into(), "[itl_ms_p50, itl_ms_p99]".into()),
+            (
+                "running-waiting".into(),
+                "[running, waiting, preemptions]".into()
+            ),
+            ("kv-cache".into(), "kv_usage".into()),
+        ] as [(String, String); 4]
+    );
+    assert!(
+        yaml.contains("    title: \"Requests the server ran, kept waiting and preempted\"\n"),
+        "{yaml}"
+    );
+    let out = built(&site);
+    let page = read(&out, "runs/one/index.html");
+    assert!(
+        page.contains("Time to first token: median to p99"),
+        "{page}"
+    );
+    assert!(!page.contains("Output throughput per setup"), "{page}");
+}
+
 #[test]
 fn requests_give_a_distribution_of_time_to_first_token() {
     let site = Site::copy_of("minimal");

@@ -454,7 +454,7 @@ impl Data {
         } else {
             1.0
         };
-        Ok(Data {
+        let mut data = Data {
             values,
             x_unit: xs.unit.map(str::to_string),
             y_unit: y_unit.map(str::to_string),
@@ -468,7 +468,61 @@ impl Data {
             not_drawn,
             x_title: x_title(input),
             y_title: y_title(input),
-        })
+        };
+        data.in_seconds(spec);
+        Ok(data)
+    }
+
+    /// Milliseconds from 10,000 on are read as seconds (see
+    /// [`crate::figures`]): an axis in ms whose values reach that far is
+    /// drawn, labelled and described in seconds, unless the spec titles
+    /// the axis itself with words other than `… (ms)` (they may name the
+    /// unit in their own way).
+    fn in_seconds(&mut self, spec: &ChartSpec) {
+        let far = |(lo, hi): (f64, f64)| lo.abs().max(hi.abs()) >= 10_000.0;
+        let ms = |u: &Option<String>| u.as_deref() == Some("ms");
+        let points = matches!(self.values, Values::Points(_));
+        let own = |l: &Option<String>| {
+            l.as_deref()
+                .is_some_and(|l| !l.trim_end().ends_with("(ms)"))
+        };
+        let y = ms(&self.y_unit) && !own(&spec.y_label) && far(self.y_range());
+        let x = points && ms(&self.x_unit) && !own(&spec.x_label) && far(self.x_range());
+        if y {
+            self.y_unit = Some("s".into());
+            self.y_title = to_seconds(&self.y_title);
+            for m in &mut self.marks {
+                m.0 /= 1000.0;
+            }
+        }
+        if x {
+            self.x_unit = Some("s".into());
+            self.x_title = to_seconds(&self.x_title);
+        }
+        let shown = |v: f64| crate::figures::cell(v, Some("s"));
+        match &mut self.values {
+            Values::Bars { bars, .. } if y => {
+                for b in bars {
+                    if let Some(v) = &mut b.value {
+                        *v /= 1000.0;
+                        b.text = shown(*v);
+                    }
+                }
+            }
+            Values::Points(series) if x || y => {
+                for p in series.iter_mut().flatten() {
+                    if x {
+                        p.x /= 1000.0;
+                        p.x_text = shown(p.x);
+                    }
+                    if y {
+                        p.y /= 1000.0;
+                        p.y_text = shown(p.y);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// A `cdf` chart's data: the values of column `ix` (x) by series, each
@@ -517,9 +571,23 @@ impl Data {
                 not_drawn += 1;
             }
         }
+        // Milliseconds from 10,000 on are read as seconds (see `in_seconds`).
+        let far = values.iter().flatten().any(|v| v.abs() >= 10_000.0);
+        let own = spec
+            .x_label
+            .as_deref()
+            .is_some_and(|l| !l.trim_end().ends_with("(ms)"));
+        let unit = if xs.unit == Some("ms") && far && !own {
+            for v in values.iter_mut().flatten() {
+                *v /= 1000.0;
+            }
+            Some("s")
+        } else {
+            xs.unit
+        };
         let (points, spreads): (Vec<Vec<Point>>, Vec<Option<Spread>>) = values
             .iter_mut()
-            .map(|v| match steps(v, xs.unit) {
+            .map(|v| match steps(v, unit) {
                 Some((p, s)) => (p, Some(s)),
                 None => (Vec::new(), None),
             })
@@ -549,15 +617,31 @@ impl Data {
         }
         Ok(Data {
             values: Values::Points(points),
-            x_unit: xs.unit.map(str::to_string),
+            x_unit: unit.map(str::to_string),
             y_unit: Some("%".to_string()),
             marks: spec.marks.iter().map(|m| (m.y, m.label.clone())).collect(),
             series,
             spreads,
             not_drawn,
-            x_title: x_title(input),
+            x_title: if unit == xs.unit {
+                x_title(input)
+            } else {
+                to_seconds(&x_title(input))
+            },
             y_title: y_title(input),
         })
+    }
+}
+
+/// An axis title in milliseconds made one in seconds: `TTFT (ms)` is
+/// `TTFT (s)`, the unit alone `ms` is `s`.
+fn to_seconds(title: &str) -> String {
+    if title == "ms" {
+        return "s".to_string();
+    }
+    match title.trim_end().strip_suffix("(ms)") {
+        Some(head) => format!("{head}(s)"),
+        None => title.to_string(),
     }
 }
 

@@ -10,6 +10,7 @@ use crate::record::{ChartKind, Column};
 
 mod cdf;
 mod labels;
+mod seconds;
 
 /// A table from simple CSV text (no quoting); `units` gives the numeric
 /// columns their unit.

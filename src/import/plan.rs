@@ -1,19 +1,29 @@
 //! The charts an import gives a run, planned from the tables the loader
-//! derived of its result files: output throughput and p99 time to first
-//! token against the setting the files sweep (the concurrency asked for,
-//! else the request rate), or per setup when nothing is swept; the
-//! distribution of time to first token per setup, where the files keep
-//! each request; and the requests the server ran and kept waiting over
-//! time, with the concurrency asked for marked, where there is a series.
+//! derived of its result files, none of them a chart of one bar:
+//!
+//! - output throughput and p99 time to first token against the setting
+//!   the files sweep (the concurrency asked for, else the request rate);
+//! - when nothing is swept, output throughput per setup (for two setups or
+//!   more), and the percentile ladders of time to first token and of
+//!   inter-token latency (or time per output token): each setup's median,
+//!   p90 and p99 side by side, from the files' own percentiles;
+//! - the distribution of time to first token per setup, where the files
+//!   keep each request (instead of its ladder);
+//! - the requests the server ran, kept waiting and preempted over time,
+//!   with the concurrency asked for marked, and the KV cache in use, where
+//!   there is a series.
+//!
 //! Takes the run; hands back chart specs for `run.yaml`.
 
+use crate::figures;
 use crate::record::{ChartKind, ChartSpec, Mark, Run, Site, Table};
-use crate::results::format_number;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The default charts of `run`, each only where its table has the values.
+/// The default charts of `run`, each only where its table has the values,
+/// and never a bar chart of one bar.
 pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
     let mut out = Vec::new();
+    let requests = derived(run, "requests").filter(|t| has_values(t, "ttft_ms"));
     if let Some(t) = derived(run, "results") {
         let y = ["output_throughput", "tokens_per_s"]
             .into_iter()
@@ -42,33 +52,52 @@ pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
                     ));
                 }
             }
-            // One result per setup: a bar each.
-            (None, Some(y)) if one_row_per_setup(t) => {
-                out.push(chart(
-                    "output-throughput",
-                    "Output throughput per setup",
-                    t,
-                    ChartKind::Bar,
-                    "setup",
-                    &[y],
-                    None,
-                ));
-                if has_values(t, "ttft_ms_p99") {
+            (None, y) if one_row_per_setup(t) => {
+                // Several setups side by side; one setup alone has nothing
+                // to stand beside, so no bar of its throughput.
+                if let Some(y) = y.filter(|_| t.rows.len() > 1) {
                     out.push(chart(
-                        "ttft-p99",
-                        "p99 time to first token per setup",
+                        "output-throughput",
+                        "Output throughput per setup",
                         t,
                         ChartKind::Bar,
                         "setup",
-                        &["ttft_ms_p99"],
+                        &[y],
                         None,
+                    ));
+                }
+                // The percentile ladders: from the files' own percentiles,
+                // where no request is kept for a distribution.
+                if requests.is_none() {
+                    out.extend(ladder(
+                        t,
+                        "ttft-percentiles",
+                        "Time to first token: median to p99",
+                        "Time to first token (ms)",
+                        &[&["ttft_ms_p50", "ttft_ms_p90", "ttft_ms_p99"]],
+                    ));
+                }
+                out.extend(ladder(
+                    t,
+                    "itl-percentiles",
+                    "Inter-token latency: median to p99",
+                    "Inter-token latency (ms)",
+                    &[&["itl_ms_p50", "itl_ms_p90", "itl_ms_p99"]],
+                ));
+                if !out.iter().any(|c| c.id == "itl-percentiles") {
+                    out.extend(ladder(
+                        t,
+                        "tpot-percentiles",
+                        "Time per output token: median to p99",
+                        "Time per output token (ms)",
+                        &[&["tpot_ms_p50", "tpot_ms_p90", "tpot_ms_p99"]],
                     ));
                 }
             }
             _ => {}
         }
     }
-    if let Some(t) = derived(run, "requests").filter(|t| has_values(t, "ttft_ms")) {
+    if let Some(t) = requests {
         out.push(chart(
             "ttft-cdf",
             "Time to first token of each request",
@@ -80,14 +109,19 @@ pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
         ));
     }
     if let Some(t) = derived(run, "series").filter(|t| has_values(t, "running")) {
-        let y: Vec<&str> = ["running", "waiting"]
+        let y: Vec<&str> = ["running", "waiting", "preemptions"]
             .into_iter()
             .filter(|c| has_values(t, c))
             .collect();
         let several = distinct(t, "setup").len() > 1;
+        let preempted = y.contains(&"preemptions");
         let mut c = chart(
             "running-waiting",
-            "Requests the server ran and kept waiting",
+            if preempted {
+                "Requests the server ran, kept waiting and preempted"
+            } else {
+                "Requests the server ran and kept waiting"
+            },
             t,
             ChartKind::Line,
             "t_s",
@@ -105,14 +139,46 @@ pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
                 if let Ok(y) = one.parse::<f64>() {
                     c.marks.push(Mark {
                         y,
-                        label: format!("Concurrency asked for ({})", format_number(y)),
+                        label: format!("Concurrency asked for ({})", figures::number(y)),
                     });
                 }
             }
         }
         out.push(c);
     }
+    if let Some(t) = derived(run, "series").filter(|t| has_values(t, "kv_usage")) {
+        let several = distinct(t, "setup").len() > 1;
+        out.push(chart(
+            "kv-cache",
+            "KV cache in use over the run",
+            t,
+            ChartKind::Line,
+            "t_s",
+            &["kv_usage"],
+            several.then_some("setup"),
+        ));
+    }
     out
+}
+
+/// A percentile ladder: the median, p90 and p99 of one latency side by
+/// side for each setup (the first of `choices` that the table has two or
+/// more of), or nothing where it would be one bar.
+fn ladder(
+    t: &Table,
+    id: &str,
+    title: &str,
+    y_label: &str,
+    choices: &[&[&str]],
+) -> Option<ChartSpec> {
+    choices.iter().find_map(|cols| {
+        let y: Vec<&str> = cols.iter().copied().filter(|c| has_values(t, c)).collect();
+        (y.len() >= 2).then(|| {
+            let mut c = chart(id, title, t, ChartKind::Bar, "setup", &y, None);
+            c.y_label = Some(y_label.to_string());
+            c
+        })
+    })
 }
 
 fn derived<'r>(run: &'r Run, kind: &str) -> Option<&'r Table> {
