@@ -486,6 +486,12 @@ fn lint_reports_the_findings_a_benchmark_falls_into() {
     let good = fixture("inferlint/vllm-run");
     let r = site.run(&["lint", good.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // A passed check cites the findings that name it, as the run page does.
+    assert!(
+        r.stdout.contains("\n✓ passed no-lost-requests (F7): "),
+        "{}",
+        r.stdout
+    );
     assert!(
         r.stdout
             .ends_with("findings lint: no check flags these files (2 checks checked)\n"),

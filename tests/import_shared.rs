@@ -298,7 +298,7 @@ fn lint_reads_the_recorded_runs() {
         r.stdout
     );
     assert!(
-        r.stdout.contains("✓ preemptions-read (passed): preemptions recorded (xray: 21 during the run); the latency figures include the requests preempted and computed again\n"),
+        r.stdout.contains("✓ passed preemptions-read (F8, F10): preemptions recorded (xray: 21 during the run); the latency figures include the requests preempted and computed again\n"),
         "{}",
         r.stdout
     );

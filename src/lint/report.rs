@@ -55,6 +55,17 @@ fn findings_of<'l>(l: &'l Lint, o: &Outcome) -> &'l [CatalogFinding] {
     l.findings.get(o.check).map_or(&[], Vec::as_slice)
 }
 
+/// " (F8, F10)": the findings that name the check of `o`, each as `cite`
+/// writes it; nothing where no finding names it.
+fn cited(l: &Lint, o: &Outcome, cite: impl Fn(&CatalogFinding) -> String) -> String {
+    let all: Vec<String> = findings_of(l, o).iter().map(cite).collect();
+    if all.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", all.join(", "))
+    }
+}
+
 /// The runs, each with its heading when a folder of runs was linted.
 fn runs(l: &Lint) -> impl Iterator<Item = (Option<String>, &LintRun)> {
     let headed = l.runs.len() > 1;
@@ -93,11 +104,13 @@ pub fn table(l: &Lint) -> String {
             } else {
                 "?"
             };
+            // The findings that name the check, as the run page cites them.
             let _ = writeln!(
                 out,
-                "{mark} {} ({}): {}",
-                o.check,
+                "{mark} {} {}{}: {}",
                 o.verdict.as_str(),
+                o.check,
+                cited(l, o, |f| format!("F{}", f.id)),
                 o.message
             );
         }
@@ -204,8 +217,9 @@ pub fn markdown(l: &Lint) -> String {
             for o in rest {
                 let _ = writeln!(
                     out,
-                    "| `{}` | {} | {} |",
+                    "| `{}`{} | {} | {} |",
                     o.check,
+                    cited(l, o, |f| format!("[F{}]({})", f.id, f.url)),
                     o.verdict.as_str(),
                     o.message.replace('|', "\\|")
                 );
