@@ -29,6 +29,8 @@ pub mod audit;
 pub mod authoring;
 pub mod chart;
 pub mod checks;
+pub mod compare;
+pub mod compare_inputs;
 pub mod diagnostics;
 pub mod figures;
 pub mod fuzz;

@@ -24,7 +24,8 @@ const LAYERS: &[&[&str]] = &[
     &["state", "urls", "sink"],
     // Libraries of the stages: Markdown (with highlighting), charts, and
     // the benchmark tools' result files.
-    &["markdown", "chart", "results", "checks"],
+    // ... and runs set side by side.
+    &["markdown", "chart", "results", "checks", "compare"],
     // Stage 1.
     &["load"],
     // Stage 2.
@@ -45,6 +46,8 @@ const LAYERS: &[&[&str]] = &[
     // Commands and tools over the pipeline.
     &["serve", "authoring", "audit", "import", "fuzz"],
     &["lint"],
+    // `findings compare` reads runs and files as lint does.
+    &["compare_inputs"],
 ];
 
 /// The longest a source file may be, in lines.

@@ -344,3 +344,46 @@ fn lint_reads_the_recorded_runs() {
     assert_eq!(v["runs"].as_array().unwrap().len(), 20);
     assert_eq!(v["flagged"], 9);
 }
+
+/// `findings compare` on the recorded runs of one workload: vLLM 0.28's
+/// xray run against 0.29's, each measured once.
+#[test]
+fn compare_sets_the_recorded_vllm_runs_side_by_side() {
+    let Some(shared) = shared() else { return };
+    let runs = shared.join("recorded-runs");
+    let (a, b) = (runs.join("vllm-0.28/xray"), runs.join("vllm-0.29/live"));
+    let r = common::run_in(
+        &common::bundled(),
+        &[
+            "compare",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--metric",
+            "output_throughput",
+            "--metric",
+            "ttft_ms_p99",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "qwen3.8-27b-w4a16-autoround · 88 in, 1,000 out (tokens a request) · concurrency 32 · rate unlimited\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "  Output throughput  336.3 tok/s         341.4 tok/s         +2% untested\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "  TTFT p99           73.45 s             72.66 s             −1% untested\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}

@@ -14,6 +14,7 @@ pub mod report;
 use crate::audit::source::{Catalog, CatalogFinding};
 use crate::checks::{self, Outcome, Place, Verdict};
 use crate::load::{self, ResultInput};
+use crate::record::Run;
 use crate::results::{self, Cell, Fact, Format, ReadError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -393,7 +394,22 @@ fn lint_run(
             )));
         }
     }
-    let text = run_yaml(opts, &inputs);
+    let run = as_run(opts, &inputs)?;
+    // The checks the findings name: their advice is what a flag reports.
+    let outcomes = checks::evaluate(&run, names)
+        .into_iter()
+        .filter(|o| findings.contains_key(o.check))
+        .collect();
+    Ok(LintRun {
+        folder,
+        inputs: inputs.into_iter().map(|i| (i.entry, i.path)).collect(),
+        outcomes,
+    })
+}
+
+/// The inputs as one run, in memory, as `load` reads a run (a setup each).
+fn as_run(opts: &LintOptions, inputs: &[Input]) -> Result<Run, LintError> {
+    let text = run_yaml(opts, inputs);
     let dir = Path::new("data/runs/lint");
     let by_entry: BTreeMap<&str, &ResultInputOwned> = inputs
         .iter()
@@ -411,16 +427,32 @@ fn lint_run(
             |d| d.to_string(),
         )));
     };
-    // The checks the findings name: their advice is what a flag reports.
-    let outcomes = checks::evaluate(&run, names)
-        .into_iter()
-        .filter(|o| findings.contains_key(o.check))
-        .collect();
-    Ok(LintRun {
-        folder,
-        inputs: inputs.into_iter().map(|i| (i.entry, i.path)).collect(),
-        outcomes,
-    })
+    Ok(run)
+}
+
+/// Reads one result file or run folder as a run of one setup, as the lint
+/// reads it: the engine and version the files record, else those given.
+/// `findings compare` sets such runs side by side.
+pub fn read_run(
+    path: &Path,
+    engine: Option<String>,
+    version: Option<String>,
+) -> Result<Run, LintError> {
+    let meta = std::fs::metadata(path).map_err(|source| LintError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let input = if meta.is_dir() {
+        folder_input(path, Folder::open(path)?)?
+    } else {
+        file_input(path)?
+    };
+    let opts = LintOptions {
+        inputs: vec![path.to_path_buf()],
+        engine,
+        version,
+    };
+    as_run(&opts, &[input])
 }
 
 /// An input's bytes, held for the loader.

@@ -201,6 +201,46 @@ are in docs/checks.md.")]
         #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
         format: AuditFormat,
     },
+    /// Set runs side by side: the runs and result files named, matched by
+    /// workload (model, input and output lengths, concurrency, request
+    /// rate), each metric's value per side, its change from the first (the
+    /// baseline) in percent, and whether the change is beyond the noise
+    /// that repeated measurements show. Exit 1 when the sides share no
+    /// workload, 2 when the comparison cannot be done.
+    #[command(after_help = "\
+Each input is a run's id (its folder under data/runs/ of --root), whose
+setups are sides, or a result file or run folder read where it is (as
+`findings lint` reads it), a side of its own. Two or more measurements of
+one workload on one side are repeats: their range is the noise, and a change
+whose ranges overlap is \"within noise\". One measurement each is said to be
+untested, unless --noise states a band. See docs/compare.md.")]
+    Compare {
+        /// Run ids, result files or run folders; the first is the baseline.
+        #[arg(required = true, value_name = "RUN|FILE")]
+        inputs: Vec<String>,
+        /// A metric to compare (repeat for several): output_throughput,
+        /// request_throughput, tokens_per_s, ttft_ms_p50, ttft_ms_p99,
+        /// itl_ms_p50, itl_ms_p99, tpot_ms_p50, tpot_ms_p99, e2el_ms_p50,
+        /// e2el_ms_p99. Default: every one the sides measured.
+        #[arg(long = "metric", value_name = "M")]
+        metrics: Vec<String>,
+        /// The engine measured, for files that do not record it.
+        #[arg(long)]
+        engine: Option<String>,
+        /// Its version, for files that do not record it.
+        #[arg(long)]
+        version: Option<String>,
+        /// A run-to-run noise band in percent, to judge single
+        /// measurements by (a change inside it is within noise).
+        #[arg(long, value_name = "PCT")]
+        noise: Option<f64>,
+        /// The site folder whose runs the ids name.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+        format: CompareFormat,
+    },
     /// Print one finding's facts and permanent URL.
     Show {
         /// The finding number (7 or F7).
@@ -319,6 +359,17 @@ pub(crate) enum AuditFormat {
     Markdown,
     /// GitHub Actions workflow commands: annotations on the pinning lines.
     Github,
+}
+
+/// The formats of `findings compare`.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum CompareFormat {
+    /// A table for a terminal.
+    Table,
+    /// JSON, every value with every digit (docs/compare.md).
+    Json,
+    /// Markdown for an issue or a pull request.
+    Markdown,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

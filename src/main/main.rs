@@ -3,6 +3,7 @@
 mod alloc;
 mod audit;
 mod cli;
+mod compare;
 mod import;
 mod lint;
 mod serve;
@@ -302,6 +303,26 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             },
             from,
             root,
+            format,
+        )?,
+        Command::Compare {
+            inputs,
+            metrics,
+            engine,
+            version,
+            noise,
+            root,
+            format,
+        } => compare::compare(
+            ui,
+            findings::compare_inputs::CompareOptions {
+                inputs,
+                metrics,
+                engine,
+                version,
+                noise,
+                root,
+            },
             format,
         )?,
         Command::Show { id, root } => {

@@ -1,0 +1,200 @@
+//! What `findings compare` reads: each input is a run of the site (its id,
+//! `data/runs/<id>`), whose setups are sides, or a result file or run
+//! folder read where it is, as `findings lint` reads it, which is a side
+//! of its own. The sides go to `crate::compare` in the order named, the
+//! first the baseline.
+//!
+//! Takes the command's options; hands back the comparison or why there is
+//! none.
+
+use crate::compare::{self, Comparison, Metric, Side, RESULT_METRICS};
+use crate::load;
+use std::path::{Path, PathBuf};
+
+/// What `findings compare` was asked.
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// Run ids, result files and run folders, the baseline first.
+    pub inputs: Vec<String>,
+    /// The metrics to compare; every one the sides measured when empty.
+    pub metrics: Vec<String>,
+    /// The engine, for files that do not record it.
+    pub engine: Option<String>,
+    /// Its version, for files that do not record it.
+    pub version: Option<String>,
+    /// A noise band to judge single measurements by, in percent.
+    pub noise: Option<f64>,
+    /// The site folder whose runs the ids name.
+    pub root: PathBuf,
+}
+
+/// Why there is no comparison (exit status 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct CompareError {
+    /// What went wrong.
+    pub message: String,
+    /// What to do about it.
+    pub hint: Option<String>,
+}
+
+fn fail(message: String, hint: Option<&str>) -> CompareError {
+    CompareError {
+        message,
+        hint: hint.map(str::to_string),
+    }
+}
+
+/// Reads the inputs and sets their sides side by side.
+pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError> {
+    let every: Vec<Metric> = RESULT_METRICS
+        .iter()
+        .filter_map(|(n, ..)| compare::result_metric(n))
+        .collect();
+    let mut sides: Vec<Side> = Vec::new();
+    let several = opts.inputs.len() > 1;
+    // The engines' names, where --root is a site: `vLLM 0.30.0 (live)`.
+    let names: Vec<(String, String)> = load::load_site(&opts.root)
+        .0
+        .map(|s| s.engines.into_iter().map(|e| (e.id, e.name)).collect())
+        .unwrap_or_default();
+    for input in &opts.inputs {
+        let got = read_input(opts, input, &every, several, &names)?;
+        if got.is_empty() {
+            return Err(fail(
+                format!("{input}: no result file gives it a figure to compare"),
+                Some("a run made by `findings import` (or its files) has them; a run of hand tables does not"),
+            ));
+        }
+        sides.extend(got);
+    }
+    if sides.len() < 2 {
+        return Err(fail(
+            format!(
+                "{} is one setup: a comparison needs two sides or more",
+                opts.inputs.join(" ")
+            ),
+            Some("name another run or result file to set beside it"),
+        ));
+    }
+    unique_names(&mut sides);
+    let metrics: Vec<Metric> = if opts.metrics.is_empty() {
+        // Every metric some side measured, in the default order.
+        every
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| {
+                sides
+                    .iter()
+                    .flat_map(|s| &s.measurements)
+                    .any(|m| m.values[*k].is_some())
+            })
+            .map(|(_, m)| m.clone())
+            .collect()
+    } else {
+        let mut out = Vec::new();
+        for name in &opts.metrics {
+            match compare::result_metric(name) {
+                Some(m) => out.push(m),
+                None => {
+                    return Err(fail(
+                        format!("unknown metric \"{name}\""),
+                        Some(&format!(
+                            "the metrics: {}",
+                            RESULT_METRICS
+                                .iter()
+                                .map(|(n, ..)| *n)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    ))
+                }
+            }
+        }
+        out
+    };
+    // Each side's values, by the metrics chosen.
+    for side in &mut sides {
+        for m in &mut side.measurements {
+            m.values = metrics
+                .iter()
+                .map(|metric| {
+                    let k = every.iter().position(|e| e.name == metric.name)?;
+                    m.values[k]
+                })
+                .collect();
+        }
+    }
+    Ok(compare::compare(&sides, &metrics, opts.noise))
+}
+
+/// The sides of one input: a run of the site, or a file or run folder.
+fn read_input(
+    opts: &CompareOptions,
+    input: &str,
+    metrics: &[Metric],
+    several: bool,
+    names: &[(String, String)],
+) -> Result<Vec<Side>, CompareError> {
+    if load::is_slug(input) {
+        if let Some((run, diags)) = load::load_one_run(&opts.root, input) {
+            let Some(run) = run.filter(|_| !diags.has_errors()) else {
+                let first = diags.sorted().into_iter().next();
+                return Err(fail(
+                    first.map_or_else(
+                        || format!("run {input} could not be read"),
+                        |d| d.to_string(),
+                    ),
+                    Some("`findings check` shows every error"),
+                ));
+            };
+            let prefix = if several && run.setups.len() > 1 {
+                format!("{}: ", run.id)
+            } else {
+                String::new()
+            };
+            return Ok(compare::sides_of_run(&run, &prefix, metrics));
+        }
+    }
+    let path = Path::new(input);
+    if !path.exists() {
+        return Err(fail(
+            format!(
+                "{input}: no run of that id in {} and no such file or folder",
+                opts.root.join("data/runs").display()
+            ),
+            Some("name a run by its folder under data/runs/, or a result file or run folder"),
+        ));
+    }
+    let run = crate::lint::read_run(path, opts.engine.clone(), opts.version.clone())
+        .map_err(|e| fail(e.to_string(), None))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| input.to_string(), |n| n.to_string_lossy().into_owned());
+    let mut sides = compare::sides_of_run(&run, "", metrics);
+    for side in &mut sides {
+        side.name = match &side.version {
+            Some(v) if side.engine.as_deref() != Some("unknown") => {
+                let id = side.engine.as_deref().unwrap_or("");
+                let engine = names.iter().find(|(i, _)| i == id).map_or(id, |(_, n)| n);
+                format!("{engine} {v} ({name})")
+            }
+            _ => name.clone(),
+        };
+        for m in &mut side.measurements {
+            m.source = input.to_string();
+        }
+    }
+    Ok(sides)
+}
+
+/// Two sides of one name (two runs of vLLM 0.30) are told apart by their
+/// place: `vLLM 0.30 (2)`.
+fn unique_names(sides: &mut [Side]) {
+    let names: Vec<String> = sides.iter().map(|s| s.name.clone()).collect();
+    for (i, side) in sides.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == names[i]).count() > 1 {
+            side.name = format!("{} ({})", names[i], i + 1);
+        }
+    }
+}
