@@ -8,6 +8,10 @@
 //! they never recompute them, so per-page work stays independent of the
 //! number of findings.
 
+mod compared;
+
+pub use compared::{Compared, VersionChange, VersionRuns};
+
 use crate::checks::{Outcome, Verdict};
 use crate::record::*;
 use crate::state::{state_of, State};
@@ -81,6 +85,13 @@ pub struct Model {
     pub tags: BTreeMap<String, Term>,
     /// Models, by slug.
     pub models: BTreeMap<String, Term>,
+    /// The comparisons `site.yaml` and the runs name, done once.
+    pub comparisons: Vec<Compared>,
+    /// For each run, the comparisons that read it (indexes).
+    pub run_comparisons: Vec<Vec<usize>>,
+    /// Per engine (as `engines`), per version: its runs and what changed
+    /// since an earlier version.
+    pub version_runs: Vec<Vec<VersionRuns>>,
 }
 
 impl Model {
@@ -182,7 +193,7 @@ impl Model {
             charts.push(mine);
         }
 
-        let engines = site
+        let engines: Vec<EngineIndex> = site
             .engines
             .iter()
             .enumerate()
@@ -254,7 +265,34 @@ impl Model {
                 }
             }
         }
+        let comparisons = compared::named(&site, &runs, &run_by_id);
+        let mut run_comparisons = vec![Vec::new(); runs.len()];
+        for (c, cmp) in comparisons.iter().enumerate() {
+            for &r in &cmp.runs {
+                run_comparisons[r].push(c);
+            }
+        }
+        // Each engine's setups, found in one pass over the runs.
+        let mut setups_of: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        for (r, run) in runs.iter().enumerate() {
+            for (i, s) in run.setups.iter().enumerate() {
+                setups_of.entry(s.engine.as_str()).or_default().push((r, i));
+            }
+        }
+        let names = site.engine_names();
+        let version_runs = engines
+            .iter()
+            .map(|ix: &EngineIndex| {
+                let e = &site.engines[ix.engine];
+                let setups = setups_of.get(e.id.as_str()).map_or(&[][..], Vec::as_slice);
+                compared::by_version(ix, e, &runs, setups, &names)
+            })
+            .collect();
+        drop(setups_of);
         Model {
+            comparisons,
+            run_comparisons,
+            version_runs,
             site,
             findings,
             runs,

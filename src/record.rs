@@ -14,8 +14,10 @@ use std::fmt;
 use std::path::PathBuf;
 
 mod column;
+mod compare;
 mod evidence;
 pub use column::{readable_column_name, Column};
+pub use compare::{CompareOf, CompareSpec};
 pub use evidence::{RawFile, ResultRow, ResultSource, RunFact};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
@@ -204,6 +206,8 @@ pub struct Site {
     pub home_entries: usize,
     /// How many of the newest findings each feed carries (`feed_entries`).
     pub feed_entries: usize,
+    /// The runs the site sets side by side.
+    pub compare: Vec<CompareSpec>,
     /// Field positions.
     pub spans: Spans,
 }
@@ -639,6 +643,8 @@ pub struct Run {
     pub charts: Vec<ChartSpec>,
     /// Checks the run breaks on purpose, each with its reason.
     pub acknowledged: Vec<Acknowledgment>,
+    /// What the run sets side by side.
+    pub compare: Vec<CompareSpec>,
     /// Field positions.
     pub spans: Spans,
 }

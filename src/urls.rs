@@ -279,6 +279,14 @@ pub fn reserved(site: &Site) -> Vec<String> {
     out
 }
 
+/// The index of the comparisons.
+pub const COMPARE: &str = "compare/";
+
+/// A comparison's page.
+pub fn comparison(id: &str) -> String {
+    format!("compare/{id}/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -212,3 +212,101 @@ fn what_cannot_be_compared_is_said() {
         r.stderr
     );
 }
+
+/// The text a reader sees in `html`'s main, tags dropped, spaces joined.
+fn seen(html: &str) -> String {
+    let main = &html[html.find("<main").unwrap()..html.find("</main>").unwrap()];
+    let mut out = String::new();
+    let mut in_tag = false;
+    for ch in main.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn build(root: &Path) -> tempfile::TempDir {
+    let out = tempfile::tempdir().unwrap();
+    let r = common::run_in(root, &["build", "--output", out.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    out
+}
+
+#[test]
+fn the_bundled_comparison_shows_the_reports_deltas() {
+    let out = build(&common::bundled());
+    let page = std::fs::read_to_string(
+        out.path()
+            .join("compare/c1-depth-nvfp4-vs-vllm-mtp3/index.html"),
+    )
+    .unwrap();
+    let text = seen(&page);
+    // NVFP4 the baseline; vLLM's change at each depth, as the report has it.
+    for row in [
+        "0 127.1 tok/s 117.3 tok/s −8% untested",
+        "4,096 87.1 tok/s 87.5 tok/s +0.5% untested",
+        "8,192 73.1 tok/s 76.7 tok/s +5% untested",
+        "16,384 44.3 tok/s 56 tok/s +26% untested",
+        "32,768 24.2 tok/s 32.7 tok/s +35% untested",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    assert!(
+        text.contains("Context depth NInfer NVFP4 (baseline) vLLM 0.27.1 MTP@3 Change"),
+        "{text}"
+    );
+    // The run links it, and the index lists it.
+    let run = std::fs::read_to_string(out.path().join("runs/c1-depth-ninfer-vs-vllm/index.html"))
+        .unwrap();
+    assert!(
+        run.contains("href=\"../../compare/c1-depth-nvfp4-vs-vllm-mtp3/\""),
+        "{run}"
+    );
+    let index = seen(&std::fs::read_to_string(out.path().join("compare/index.html")).unwrap());
+    assert!(
+        index.contains("NInfer NVFP4 against vLLM 0.27.1 MTP@3 at concurrency 1, by context depth"),
+        "{index}"
+    );
+}
+
+#[test]
+fn a_site_comparison_and_what_changed_on_the_version_page() {
+    let (site, _files) = two_runs([600.0, 610.0], [700.0, 705.0]);
+    let mut yaml = site.read("site.yaml");
+    yaml.push_str("compare:\n  - id: v029-v030\n    title: vLLM 0.29 against 0.30\n    runs: [v029, v030]\n    metrics: [output_throughput]\n");
+    site.write("site.yaml", &yaml);
+    let out = build(site.root());
+    let text =
+        seen(&std::fs::read_to_string(out.path().join("compare/v029-v030/index.html")).unwrap());
+    assert!(
+        text.contains("Workload vLLM 0.29 (baseline) vLLM 0.30 Change llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · concurrency 64 · rate unlimited 605 tok/s (600–610, 2 runs) 702.5 tok/s (700–705, 2 runs) +16% beyond noise (better)"),
+        "{text}"
+    );
+    // The 0.30 page lists its run and what changed since 0.29, every
+    // metric the two measured.
+    let version =
+        seen(&std::fs::read_to_string(out.path().join("engines/vllm/0.30/index.html")).unwrap());
+    assert!(version.contains("Runs of vLLM 0.30"), "{version}");
+    assert!(version.contains("What changed since 0.29"), "{version}");
+    assert!(
+        version.contains("Output throughput 605 tok/s (600–610, 2 runs) 702.5 tok/s (700–705, 2 runs) +16% beyond noise (better)"),
+        "{version}"
+    );
+    assert!(
+        version
+            .contains("TTFT p99 530.8 ms (2 runs, alike) 530.8 ms (2 runs, alike) 0% within noise"),
+        "{version}"
+    );
+    // The 0.29 page has no earlier version to compare with.
+    let first =
+        seen(&std::fs::read_to_string(out.path().join("engines/vllm/0.29/index.html")).unwrap());
+    assert!(first.contains("Runs of vLLM 0.29"), "{first}");
+    assert!(!first.contains("What changed since"), "{first}");
+}

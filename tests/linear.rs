@@ -62,7 +62,7 @@ const YAMLS: [Yaml; 3] = [
         title_line: 1,
         end_line: 34,
         broken: "4 findings and 0 runs",
-        known: "known fields: title, date, setups, model, hardware, client, endpoint, source, notes, results, tables, charts, acknowledged",
+        known: "known fields: title, date, setups, model, hardware, client, endpoint, source, notes, results, tables, charts, acknowledged, compare",
     },
     Yaml {
         file: "site.yaml",
@@ -70,7 +70,7 @@ const YAMLS: [Yaml; 3] = [
         title_line: 1,
         end_line: 19,
         broken: "4 findings and 1 run",
-        known: "known fields: title, base_url, description, groups, engines, nav_engines, page_size, home_entries, feed_entries",
+        known: "known fields: title, base_url, description, groups, engines, nav_engines, page_size, home_entries, feed_entries, compare",
     },
 ];
 

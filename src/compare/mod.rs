@@ -21,7 +21,7 @@ mod workload;
 pub use workload::{workload_of, Workload};
 
 use crate::figures;
-use crate::record::{ResultRow, Run};
+use crate::record::{ResultRow, Run, Table};
 use std::collections::HashMap;
 
 /// Input lengths and output lengths match when within this share of the
@@ -149,6 +149,84 @@ pub fn sides_of_run(run: &Run, prefix: &str, metrics: &[Metric]) -> Vec<Side> {
         ));
     }
     out
+}
+
+/// The sides of a hand table: each of `columns` a side, named by its
+/// label, each row a measurement of the workload its `by` cells name (two
+/// rows of one workload are repeats). The metric is the table's: the
+/// compared columns' unit, titled by the table.
+pub fn sides_of_table(
+    table: &Table,
+    by: &[String],
+    columns: &[String],
+    higher_is_better: Option<bool>,
+    engine_names: &std::collections::BTreeMap<String, String>,
+) -> (Vec<Side>, Metric) {
+    let at = |name: &str| table.header.iter().position(|h| h == name);
+    // Each key column: where it is, its title and its unit.
+    let key_at: Vec<(usize, String, Option<&str>)> = by
+        .iter()
+        .filter_map(|b| {
+            let k = at(b)?;
+            let column = table.columns.iter().find(|c| &c.name == b);
+            let title = column.map_or_else(|| b.clone(), |c| c.title(engine_names));
+            Some((k, title, column.and_then(|c| c.unit.as_deref())))
+        })
+        .collect();
+    let unit_of = |name: &str| {
+        table
+            .columns
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.unit.clone())
+    };
+    let sides = columns
+        .iter()
+        .filter_map(|col| {
+            let k = at(col)?;
+            let name = table
+                .columns
+                .iter()
+                .find(|c| &c.name == col)
+                .map_or_else(|| col.clone(), |c| c.title(engine_names));
+            let measurements = table
+                .rows
+                .iter()
+                .enumerate()
+                .filter_map(|(r, row)| {
+                    let parts = key_at
+                        .iter()
+                        .map(|(i, title, unit)| {
+                            let cell = row.get(*i).map_or("", String::as_str);
+                            (title.clone(), figures::cell_text(cell, *unit).into_owned())
+                        })
+                        .collect();
+                    let value = row
+                        .get(k)
+                        .and_then(|v| v.trim().parse::<f64>().ok())
+                        .filter(|v| v.is_finite())?;
+                    Some(Measurement {
+                        workload: Workload::of_key(parts),
+                        values: vec![Some(value)],
+                        source: format!("{} row {}", table.file, r + 1),
+                    })
+                })
+                .collect();
+            Some(Side {
+                name,
+                engine: None,
+                version: None,
+                measurements,
+            })
+        })
+        .collect();
+    let metric = Metric {
+        name: columns.first().cloned().unwrap_or_default(),
+        label: table.title.clone(),
+        unit: columns.first().and_then(|c| unit_of(c)),
+        higher_is_better,
+    };
+    (sides, metric)
 }
 
 /// The measurements of one side at one workload, for one metric.

@@ -20,6 +20,7 @@
 //!   JSON Schemas in `schemas/` follow them) and [`load`], which runs it all.
 
 mod check_names;
+mod compare;
 mod evidence;
 mod fields;
 mod files;
@@ -98,6 +99,7 @@ const SITE_FIELDS: &[&str] = &[
     "page_size",
     "home_entries",
     "feed_entries",
+    "compare",
 ];
 const GROUP_FIELDS: &[&str] = &["id", "title", "blurb"];
 const ENGINE_FIELDS: &[&str] = &[
@@ -153,6 +155,11 @@ const RUN_FIELDS: &[&str] = &[
     "tables",
     "charts",
     "acknowledged",
+    "compare",
+];
+const COMPARE_FIELDS: &[&str] = &[
+    "id", "title", "caption", "noise", "table", "by", "columns", "better", "setups", "runs",
+    "metrics",
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
 const RESULT_FIELDS: &[&str] = &["path", "setup"];

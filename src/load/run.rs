@@ -356,6 +356,7 @@ fn parse_run(
     }
 
     let acknowledged = super::check_names::acknowledged(&mut doc, obj);
+    let compare = super::compare::read(&mut doc, obj, super::compare::Owner::Run);
     let content_hash = crate::util::hash_of((
         text,
         tables
@@ -385,6 +386,7 @@ fn parse_run(
         tables,
         charts,
         acknowledged,
+        compare,
         spans,
     })
 }

@@ -128,6 +128,7 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
     let page_size = count("page_size", DEFAULT_PAGE_SIZE, 500);
     let home_entries = count("home_entries", DEFAULT_HOME_ENTRIES, 100);
     let feed_entries = count("feed_entries", DEFAULT_FEED_ENTRIES, 1000);
+    let compare = super::compare::read(&mut doc, obj, super::compare::Owner::Site);
     let items = doc.finish();
     let mut spans = spans;
     for (list, at) in items {
@@ -150,6 +151,7 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         page_size,
         home_entries,
         feed_entries,
+        compare,
         spans,
     })
 }

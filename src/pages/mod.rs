@@ -13,6 +13,7 @@
 //! | `finding` | `/findings/<slug>/`, its short address and aliases (see `redirect`) |
 //! | `run` | `/runs/<id>/` and the runs index `/runs/` |
 //! | `table` | `/runs/<id>/tables/<table>/`: every row of a long run table |
+//! | `compare` | `/compare/<id>/` and the index `/compare/`: runs set side by side |
 //! | `engine` | `/engines/` and `/engines/<id>/` (the version matrix) |
 //! | `version` | `/engines/<id>/<version>/` |
 //! | `lists` | groups, statuses, tags and models, and the tag and model indexes |
@@ -23,6 +24,7 @@
 //! [`write`].
 
 mod batch;
+mod compare;
 mod engine;
 mod evidence;
 mod finding;
@@ -233,6 +235,7 @@ fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), RenderError> {
     lists::list_terms(cx, batch);
     run::list(cx, &owners, batch)?;
     table::list(cx, batch);
+    compare::list(cx, batch);
     not_found::list(cx, batch);
     Ok(())
 }

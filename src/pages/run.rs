@@ -292,6 +292,14 @@ pub(super) fn job(
             "tables": tables,
             "charts": run_charts,
             "cited_by": cards(prepared, &model.citations[r]),
+            "comparisons": model.run_comparisons[r].iter().map(|&c| {
+                let c = &model.comparisons[c];
+                serde_json::json!({
+                    "title": c.spec.title,
+                    "url": format!("{ROOT}{}", urls::comparison(&c.spec.id)),
+                    "verdict": crate::compare::report::verdict(&c.result),
+                })
+            }).collect::<Vec<_>>(),
         }),
     })
 }

@@ -27,13 +27,20 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
         for n in 1..=pager.pages() {
             let path = pager.path(n);
             let shown = pager.range(n).len();
-            batch.later(
-                cx.key(&path, &|| cx.listing(&ix.findings)),
-                TEMPLATE,
-                path,
-                shown,
-                move || page_of(model, prepared, ix, j, v, n),
-            );
+            // The page shows the version's runs and what changed since an
+            // earlier one: their files are part of what it is made of.
+            let measured = &model.version_runs[ix.engine][j];
+            let runs_of = move || {
+                let mut members = cx.listing(&ix.findings);
+                let earlier = measured.change.iter().flat_map(|c| &c.runs);
+                for &r in measured.runs.iter().chain(earlier) {
+                    members.push(model.runs[r].content_hash);
+                }
+                members
+            };
+            batch.later(cx.key(&path, &runs_of), TEMPLATE, path, shown, move || {
+                page_of(model, prepared, ix, j, v, n)
+            });
         }
     }
 }
@@ -123,6 +130,22 @@ fn page_of(
         .map(|p| vlink(model, &e.id, &ix.versions[p]));
     let next = ix.versions.get(j + 1).map(|n| vlink(model, &e.id, n));
     let released = e.releases.contains(v);
+    let measured = &model.version_runs[ix.engine][j];
+    let runs: Vec<serde_json::Value> = measured
+        .runs
+        .iter()
+        .map(|&r| {
+            let run = &model.runs[r];
+            serde_json::json!({"title": run.title, "url": format!("{ROOT}{}", urls::run(&run.id)), "date": run.date.to_string()})
+        })
+        .collect();
+    let change = measured.change.as_ref().filter(|_| n == 1).map(|c| {
+        serde_json::json!({
+            "earlier": c.earlier.to_string(),
+            "earlier_url": format!("{ROOT}{}", urls::version(&e.id, c.earlier.as_str())),
+            "comparison": super::compare::view(&c.result),
+        })
+    });
     let (page, pagination) = list_page(
         model,
         &pager,
@@ -146,6 +169,15 @@ fn page_of(
             ("prev", serde_json::json!(prev)),
             ("next", serde_json::json!(next)),
             ("pagination", pagination),
+            (
+                "runs",
+                if n == 1 {
+                    runs.into()
+                } else {
+                    serde_json::Value::Array(Vec::new())
+                },
+            ),
+            ("change", serde_json::json!(change)),
         ]),
     }
 }

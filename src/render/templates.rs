@@ -26,6 +26,11 @@ const BUILTIN: &[(&str, &str)] = &[
     ("run.html", include_str!("../../templates/run.html")),
     ("runs.html", include_str!("../../templates/runs.html")),
     ("table.html", include_str!("../../templates/table.html")),
+    ("compare.html", include_str!("../../templates/compare.html")),
+    (
+        "comparisons.html",
+        include_str!("../../templates/comparisons.html"),
+    ),
     (
         "redirect.html",
         include_str!("../../templates/redirect.html"),

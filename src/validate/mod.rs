@@ -20,6 +20,7 @@
 //! - `verdicts.rs`: the checks on each run (`crate::checks`), their flags
 //!   as warnings.
 
+mod compare;
 mod evidence;
 mod finding;
 mod hints;
@@ -138,6 +139,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         })
         .collect();
     per_run.into_iter().for_each(|d| diags.extend(d));
+    compare::check(loaded, &mut diags);
     diags
 }
 

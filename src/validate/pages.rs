@@ -212,6 +212,15 @@ pub fn site_pages(
             p.insert(r.clone());
         }
     }
+    // The comparison pages, and their index where there is one.
+    let compared = site
+        .compare
+        .iter()
+        .chain(runs.iter().flat_map(|r| &r.compare));
+    for c in compared {
+        p.insert(urls::comparison(&c.id));
+        p.insert(urls::COMPARE.to_string());
+    }
     for r in &runs {
         p.insert(urls::run(&r.id));
         for t in &r.tables {

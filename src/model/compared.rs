@@ -1,0 +1,232 @@
+//! The comparisons of the site, computed once: those `site.yaml` and each
+//! `run.yaml` name (`compare:`), and, for every engine version that result
+//! files measured, what changed from the nearest earlier version that
+//! measured one of the same workloads. Pages only show them.
+
+use super::EngineIndex;
+use crate::compare::{self, Comparison, Metric, Side, RESULT_METRICS};
+use crate::record::{CompareOf, CompareSpec, Engine, Run, Site};
+use crate::version::Version;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// A comparison a record names, done.
+#[derive(Debug, Clone)]
+pub struct Compared {
+    /// What the record asked.
+    pub spec: CompareSpec,
+    /// The run whose `run.yaml` names it; `None` for the site's.
+    pub owner: Option<usize>,
+    /// The runs it reads, by index.
+    pub runs: Vec<usize>,
+    /// The comparison.
+    pub result: Comparison,
+}
+
+/// The runs of one engine version, and what changed since an earlier one.
+#[derive(Debug, Clone, Default)]
+pub struct VersionRuns {
+    /// The runs with a setup of this version, by index.
+    pub runs: Vec<usize>,
+    /// What changed from the nearest earlier version that measured a
+    /// workload of this one's.
+    pub change: Option<VersionChange>,
+}
+
+/// What changed between two versions on the workloads both measured.
+#[derive(Debug, Clone)]
+pub struct VersionChange {
+    /// The earlier version.
+    pub earlier: Version,
+    /// Its runs, by index.
+    pub runs: Vec<usize>,
+    /// Earlier against this version.
+    pub result: Comparison,
+}
+
+/// Every metric of the result files, in the default order.
+fn every_metric() -> Vec<Metric> {
+    RESULT_METRICS
+        .iter()
+        .filter_map(|(n, ..)| compare::result_metric(n))
+        .collect()
+}
+
+/// The metrics named, or every one that some side measured.
+fn chosen(names: &[String], sides: &mut [Side], every: &[Metric]) -> Vec<Metric> {
+    let keep: Vec<usize> = if names.is_empty() {
+        (0..every.len())
+            .filter(|&k| {
+                sides
+                    .iter()
+                    .flat_map(|s| &s.measurements)
+                    .any(|m| m.values[k].is_some())
+            })
+            .collect()
+    } else {
+        names
+            .iter()
+            .filter_map(|n| every.iter().position(|m| &m.name == n))
+            .collect()
+    };
+    for side in sides.iter_mut() {
+        for m in &mut side.measurements {
+            m.values = keep.iter().map(|&k| m.values[k]).collect();
+        }
+    }
+    keep.iter().map(|&k| every[k].clone()).collect()
+}
+
+/// The comparisons `site` and `runs` name, site's first, then by run.
+pub(super) fn named(
+    site: &Site,
+    runs: &[Arc<Run>],
+    run_by_id: &HashMap<String, usize>,
+) -> Vec<Compared> {
+    let names = site.engine_names();
+    let every = every_metric();
+    let mut out = Vec::new();
+    let mut specs: Vec<(Option<usize>, &CompareSpec)> =
+        site.compare.iter().map(|c| (None, c)).collect();
+    for (r, run) in runs.iter().enumerate() {
+        specs.extend(run.compare.iter().map(|c| (Some(r), c)));
+    }
+    for (owner, spec) in specs {
+        let (used, sides, metrics) = match &spec.of {
+            CompareOf::Columns {
+                table,
+                by,
+                columns,
+                higher_is_better,
+            } => {
+                let Some(r) = owner else { continue };
+                let Some(t) = runs[r].tables.iter().find(|t| &t.file == table) else {
+                    continue;
+                };
+                let (sides, metric) =
+                    compare::sides_of_table(t, by, columns, *higher_is_better, &names);
+                (vec![r], sides, vec![metric])
+            }
+            CompareOf::Setups { setups, metrics } => {
+                let Some(r) = owner else { continue };
+                let mut sides = compare::sides_of_run(&runs[r], "", &every);
+                if !setups.is_empty() {
+                    // In the order named: the first is the baseline.
+                    sides = setups
+                        .iter()
+                        .filter_map(|n| sides.iter().find(|s| &s.name == n).cloned())
+                        .collect();
+                }
+                let metrics = chosen(metrics, &mut sides, &every);
+                (vec![r], sides, metrics)
+            }
+            CompareOf::Runs { runs: ids, metrics } => {
+                let used: Vec<usize> = ids
+                    .iter()
+                    .filter_map(|id| run_by_id.get(id).copied())
+                    .collect();
+                let mut sides = Vec::new();
+                for &r in &used {
+                    let prefix = if runs[r].setups.len() > 1 {
+                        format!("{}: ", runs[r].id)
+                    } else {
+                        String::new()
+                    };
+                    sides.extend(compare::sides_of_run(&runs[r], &prefix, &every));
+                }
+                let metrics = chosen(metrics, &mut sides, &every);
+                (used, sides, metrics)
+            }
+        };
+        let result = compare::compare(&sides, &metrics, spec.noise);
+        out.push(Compared {
+            spec: spec.clone(),
+            owner,
+            runs: used,
+            result,
+        });
+    }
+    out
+}
+
+/// For each version of `index`, its runs and what changed since the
+/// nearest earlier version that measured one of its workloads. A version's
+/// side is every setup of that engine and version in every run, so two
+/// runs of one version are repeats of each other.
+/// `setups` are this engine's, as (run, setup) indexes in run order.
+pub(super) fn by_version(
+    index: &EngineIndex,
+    engine: &Engine,
+    runs: &[Arc<Run>],
+    setups: &[(usize, usize)],
+    names: &BTreeMap<String, String>,
+) -> Vec<VersionRuns> {
+    let every = every_metric();
+    let display = names
+        .get(&engine.id)
+        .cloned()
+        .unwrap_or_else(|| engine.id.clone());
+    let mut out: Vec<VersionRuns> = vec![VersionRuns::default(); index.versions.len()];
+    let mut sides: Vec<Option<Side>> = vec![None; index.versions.len()];
+    for &(r, i) in setups {
+        let run = &runs[r];
+        let setup = &run.setups[i];
+        {
+            let Some(v) = setup
+                .version
+                .as_deref()
+                .and_then(|v| Version::parse(v).ok())
+            else {
+                continue;
+            };
+            let Some(j) = index.versions.iter().position(|x| *x == v) else {
+                continue;
+            };
+            if !out[j].runs.contains(&r) {
+                out[j].runs.push(r);
+            }
+            let rows = run
+                .results
+                .iter()
+                .filter(|s| s.setup == Some(i))
+                .flat_map(|s| {
+                    s.rows
+                        .iter()
+                        .map(move |row| (row, format!("{}/{}", run.id, s.path)))
+                });
+            let side = Side::of_rows(
+                format!("{display} {}", index.versions[j].as_str()),
+                Some(engine.id.clone()),
+                Some(index.versions[j].as_str().to_string()),
+                rows,
+                &every,
+            );
+            match &mut sides[j] {
+                Some(all) => all.measurements.extend(side.measurements),
+                slot => *slot = Some(side),
+            }
+        }
+    }
+    for j in 0..index.versions.len() {
+        let Some(now) = sides[j].as_ref().filter(|s| !s.measurements.is_empty()) else {
+            continue;
+        };
+        for k in (0..j).rev() {
+            let Some(before) = sides[k].as_ref().filter(|s| !s.measurements.is_empty()) else {
+                continue;
+            };
+            let mut pair = vec![before.clone(), now.clone()];
+            let metrics = chosen(&[], &mut pair, &every);
+            let result = compare::compare(&pair, &metrics, None);
+            if !result.is_empty() {
+                out[j].change = Some(VersionChange {
+                    earlier: index.versions[k].clone(),
+                    runs: out[k].runs.clone(),
+                    result,
+                });
+                break;
+            }
+        }
+    }
+    out
+}
