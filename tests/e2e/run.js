@@ -98,6 +98,7 @@ async function main() {
   await journeys.seen(env, found.bundled);
   await journeys.importedRun(env);
   await journeys.checkedRun(env);
+  await journeys.comparedRuns(env);
   await big.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);

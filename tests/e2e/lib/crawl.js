@@ -208,7 +208,7 @@ async function links(env, found) {
 async function darkPhone(env, found) {
   const byType = new Map();
   for (const [, p] of found.info) byType.set(p.type, (byType.get(p.type) || 0) + 1);
-  const expected = ["home", "finding", "engines", "engine", "version", "group", "tags", "tag", "models", "model", "runs", "run", "404"];
+  const expected = ["home", "finding", "engines", "engine", "version", "group", "tags", "tag", "models", "model", "runs", "run", "compare", "404"];
   if (fs.existsSync(path.join(env.bundled.out, "search", "index.html"))) expected.push("search");
   await H.check(`the bundled site has every page type (${expected.join(", ")})`, async () => {
     const missing = expected.filter((t) => !byType.has(t));

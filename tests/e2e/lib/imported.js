@@ -14,6 +14,43 @@ const path = require("path");
 const { spawnSync } = require("child_process");
 const { REPO } = require("./site");
 
+/// Runs `findings` with `args` from the repository.
+function findings(args) {
+  const bin = process.env.FINDINGS_BIN;
+  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
+  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
+  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
+  return r;
+}
+
+/// Two runs of one workload, vLLM 0.29 and 0.30, two files each (the vllm
+/// bench serve fixture at other throughputs: repeats apart, so the change
+/// is beyond noise), and the site's comparison of them; with the shared
+/// recorded runs (FINDINGS_SHARED), vLLM 0.28's xray run and 0.29's too.
+function compared(root) {
+  const files = path.join(root, "..", "imported-files");
+  fs.mkdirSync(files, { recursive: true });
+  const serve = JSON.parse(fs.readFileSync(path.join(REPO, "tests", "fixtures", "results", "vllm", "serve.json"), "utf8"));
+  const made = (name, throughput) => {
+    const f = path.join(files, `${name}.json`);
+    fs.writeFileSync(f, JSON.stringify({ ...serve, output_throughput: throughput }, null, 2));
+    return f;
+  };
+  findings(["import", "serve-029", made("v029-1", 600), made("v029-2", 610), "--engine", "vllm", "--version", "0.29", "--root", root]);
+  findings(["import", "serve-030", made("v030-1", 700), made("v030-2", 705), "--engine", "vllm", "--version", "0.30", "--root", root]);
+  let yaml = "compare:\n  - id: serve-029-030\n    title: vLLM 0.29 against 0.30 on one workload\n    runs: [serve-029, serve-030]\n";
+  const shared = process.env.FINDINGS_SHARED;
+  if (shared) {
+    const runs = path.join(shared, "recorded-runs");
+    findings(["import", "xray-028", path.join(runs, "vllm-0.28", "xray"), "--engine", "vllm", "--version", "0.28.0", "--root", root]);
+    findings(["import", "live-029", path.join(runs, "vllm-0.29", "live"), "--engine", "vllm", "--version", "0.29.0", "--root", root]);
+    yaml += "  - id: xray-028-029\n    title: vLLM 0.28 and 0.29 under vllm bench serve, one workload\n    runs: [xray-028, live-029]\n";
+  }
+  fs.appendFileSync(path.join(root, "site.yaml"), yaml);
+  return { comparison: "serve-029-030", shared: Boolean(shared) };
+}
+
 /// Writes the site into `root`; returns the imported run's id.
 function generate(root) {
   fs.rmSync(root, { recursive: true, force: true });
@@ -26,11 +63,7 @@ function generate(root) {
     path.join(results, "vllm", "detailed.json"),
     "--engine", "vllm", "--version", "0.30.0", "--root", root,
   ];
-  const bin = process.env.FINDINGS_BIN;
-  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
-  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
-  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
+  findings(args);
   // The failed request is part of what the run shows: acknowledged.
   const y = path.join(root, "data", "runs", run, "run.yaml");
   fs.appendFileSync(y, "acknowledged:\n  - check: no-lost-requests\n    reason: The failed request is the one the fixture keeps to show a failure.\n");
@@ -38,7 +71,7 @@ function generate(root) {
   const f = path.join(root, "findings", "cache-size.md");
   const named = "checks: [preemptions-read, concurrency-achieved, no-lost-requests]";
   fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("runs: [cache-sweep]", `runs: [cache-sweep, ${run}]\n${named}`));
-  return { run, finding: "cache-size" };
+  return { run, finding: "cache-size", ...compared(root) };
 }
 
 module.exports = { generate };

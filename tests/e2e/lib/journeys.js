@@ -7,6 +7,7 @@ const path = require("path");
 const H = require("./harness");
 const { get } = require("./server");
 const { context, watchedPage } = require("./browser");
+const axe = require("./axe");
 
 /// Clicks the link `loc` and waits for the page it points to; returns its URL.
 async function follow(page, loc) {
@@ -551,6 +552,55 @@ async function importedRun(env) {
   });
 }
 
+/// Runs compared, read on a phone (390 px): the bundled comparison with the
+/// report's deltas, the imported site's comparison of two versions with
+/// repeats (beyond noise), the version page's "what changed", and an
+/// imported run page: no sideways scroll of the page, axe clean, no number
+/// printed with seven decimals or more.
+async function comparedRuns(env) {
+  const phone = { context: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } };
+  const read = async (page, url) => {
+    const resp = await page.goto(url);
+    H.assert(resp && resp.status() === 200, `${url}: status ${resp && resp.status()}`);
+    const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+    H.assert(w.scroll <= w.inner + 1, `${url} scrolls sideways: ${w.scroll}px wide in a ${w.inner}px window`);
+    const found = await axe.run(page);
+    H.assertNone(found, `axe on ${url}`);
+    // innerText: a table's cells apart, as a reader sees them.
+    const main = await page.locator("main").innerText();
+    const long = main.match(/\d\.\d{7,}/g) || [];
+    H.assertNone(long, `numbers with seven decimals or more on ${url}`);
+    return main.replace(/\s+/g, " ");
+  };
+  await journey(env, "compared runs on a phone: the bundled comparison's deltas", phone, async (page) => {
+    const main = await read(page, `${env.bundled.base}compare/c1-depth-nvfp4-vs-vllm-mtp3/`);
+    for (const d of ["−8%", "+0.5%", "+5%", "+26%", "+35%"]) H.assert(main.includes(d), `the comparison lacks ${d}: ${main}`);
+    H.assert(main.includes("127.1 tok/s") && main.includes("117.3 tok/s"), `the comparison lacks the depth-0 figures: ${main}`);
+    // The change column is on screen, not scrolled away.
+    const cell = page.locator("table.compare td.change").first();
+    const box = await cell.boundingBox();
+    H.assert(box && box.x + box.width <= 390, `the change column ends at ${box && box.x + box.width}px, off a 390px screen`);
+    return "5 depths";
+  });
+  const s = env.imported;
+  await journey(env, "compared runs on a phone: two versions with repeats, what changed, an imported run", phone, async (page) => {
+    let main = await read(page, `${s.base}compare/${s.comparison}/`);
+    H.assert(main.includes("605 tok/s (600–610, 2 runs)"), `no mean and range of the repeats: ${main}`);
+    H.assert(main.includes("+16% beyond noise"), `the change is not beyond noise: ${main}`);
+    main = await read(page, `${s.base}engines/vllm/0.30/`);
+    H.assert(main.includes("What changed since 0.29"), `the 0.30 page says nothing of 0.29: ${main}`);
+    main = await read(page, `${s.base}runs/${s.run}/`);
+    H.assert(main.includes("Headline figures"), `the imported run has no headline figures: ${main}`);
+    if (s.shared) {
+      main = await read(page, `${s.base}runs/xray-028/`);
+      H.assert(main.includes("336.3 tok/s"), `the xray run does not show 336.3 tok/s: ${main}`);
+      main = await read(page, `${s.base}compare/xray-028-029/`);
+      H.assert(main.includes("341.4 tok/s") && main.includes("+2%"), `the recorded runs' comparison: ${main}`);
+    }
+    return s.shared ? "with the shared recorded runs" : "fixtures only (FINDINGS_SHARED not set)";
+  });
+}
+
 /// The checks on the imported run: its page's box "Checked against the
 /// findings" shows one check flagged, one passed and one acknowledged
 /// with its reason, each linked to the finding that names it; following
@@ -596,4 +646,5 @@ async function checkedRun(env) {
   });
 }
 
-module.exports = { all, seen, importedRun, checkedRun, luminance, follow, tabUntil };
+module.exports = {
+  comparedRuns, all, seen, importedRun, checkedRun, luminance, follow, tabUntil };

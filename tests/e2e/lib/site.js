@@ -61,6 +61,7 @@ function pageType(rel) {
     runs: ["runs", "run"],
     f: ["short", "short"],
     search: ["search"],
+    compare: ["comparisons", "compare"],
   };
   const kinds = table[first];
   if (!kinds) return "other";
