@@ -16,6 +16,9 @@ use crate::version::Version;
 /// A version page's template.
 const TEMPLATE: &str = "version.html";
 
+/// How many of a version's runs its page lists, the newest first.
+const VERSION_RUNS_SHOWN: usize = 10;
+
 /// Lists the pages of each known version of the engine `ix`.
 pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'a>) {
     let (model, prepared) = (cx.model, cx.prepared);
@@ -131,8 +134,16 @@ fn page_of(
     let next = ix.versions.get(j + 1).map(|n| vlink(model, &e.id, n));
     let released = e.releases.contains(v);
     let measured = &model.version_runs[ix.engine][j];
-    let runs: Vec<serde_json::Value> = measured
-        .runs
+    // The newest runs, a handful: a version measured a thousand times has
+    // a page no longer than one measured ten times.
+    let mut newest: Vec<usize> = measured.runs.clone();
+    newest.sort_by(|&a, &b| {
+        let (a, b) = (&model.runs[a], &model.runs[b]);
+        b.date.cmp(&a.date).then_with(|| a.id.cmp(&b.id))
+    });
+    let more = newest.len().saturating_sub(VERSION_RUNS_SHOWN);
+    newest.truncate(VERSION_RUNS_SHOWN);
+    let runs: Vec<serde_json::Value> = newest
         .iter()
         .map(|&r| {
             let run = &model.runs[r];
@@ -177,6 +188,7 @@ fn page_of(
                     serde_json::Value::Array(Vec::new())
                 },
             ),
+            ("more_runs", more.into()),
             ("change", serde_json::json!(change)),
         ]),
     }
