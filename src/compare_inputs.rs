@@ -7,7 +7,7 @@
 //! Takes the command's options; hands back the comparison or why there is
 //! none.
 
-use crate::compare::{self, Comparison, Metric, Side, RESULT_METRICS};
+use crate::compare::{self, Comparison, Metric, Side};
 use crate::load;
 use std::path::{Path, PathBuf};
 
@@ -47,10 +47,18 @@ fn fail(message: String, hint: Option<&str>) -> CompareError {
 
 /// Reads the inputs and sets their sides side by side.
 pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError> {
-    let every: Vec<Metric> = RESULT_METRICS
+    // Known metrics only: a wrong name is the reader's mistake to hear of.
+    if let Some(name) = opts
+        .metrics
         .iter()
-        .filter_map(|(n, ..)| compare::result_metric(n))
-        .collect();
+        .find(|n| compare::result_metric(n).is_none())
+    {
+        return Err(fail(
+            format!("unknown metric \"{name}\""),
+            Some(&format!("the metrics: {}", compare::metric_names())),
+        ));
+    }
+    let every = compare::all_metrics();
     let mut sides: Vec<Side> = Vec::new();
     let several = opts.inputs.len() > 1;
     // The engines' names, where --root is a site: `vLLM 0.30.0 (live)`.
@@ -78,53 +86,7 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
         ));
     }
     unique_names(&mut sides);
-    let metrics: Vec<Metric> = if opts.metrics.is_empty() {
-        // Every metric some side measured, in the default order.
-        every
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| {
-                sides
-                    .iter()
-                    .flat_map(|s| &s.measurements)
-                    .any(|m| m.values[*k].is_some())
-            })
-            .map(|(_, m)| m.clone())
-            .collect()
-    } else {
-        let mut out = Vec::new();
-        for name in &opts.metrics {
-            match compare::result_metric(name) {
-                Some(m) => out.push(m),
-                None => {
-                    return Err(fail(
-                        format!("unknown metric \"{name}\""),
-                        Some(&format!(
-                            "the metrics: {}",
-                            RESULT_METRICS
-                                .iter()
-                                .map(|(n, ..)| *n)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
-                    ))
-                }
-            }
-        }
-        out
-    };
-    // Each side's values, by the metrics chosen.
-    for side in &mut sides {
-        for m in &mut side.measurements {
-            m.values = metrics
-                .iter()
-                .map(|metric| {
-                    let k = every.iter().position(|e| e.name == metric.name)?;
-                    m.values[k]
-                })
-                .collect();
-        }
-    }
+    let metrics = compare::keep_metrics(&opts.metrics, &mut sides, &every);
     Ok(compare::compare(&sides, &metrics, opts.noise))
 }
 

@@ -70,6 +70,51 @@ pub fn result_metric(name: &str) -> Option<Metric> {
         })
 }
 
+/// Every metric of [`RESULT_METRICS`], in its order: what sides of result
+/// rows are read with before [`keep_metrics`] narrows them.
+pub fn all_metrics() -> Vec<Metric> {
+    RESULT_METRICS
+        .iter()
+        .filter_map(|(n, ..)| result_metric(n))
+        .collect()
+}
+
+/// The names of the result metrics, for a hint: `output_throughput, …`.
+pub fn metric_names() -> String {
+    RESULT_METRICS
+        .iter()
+        .map(|(n, ..)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Narrows sides read with `every` (see [`all_metrics`]) to the metrics
+/// `names` (unknown names are left out; validation reports them), or,
+/// when `names` is empty, to every metric some side measured.
+pub fn keep_metrics(names: &[String], sides: &mut [Side], every: &[Metric]) -> Vec<Metric> {
+    let keep: Vec<usize> = if names.is_empty() {
+        (0..every.len())
+            .filter(|&k| {
+                sides
+                    .iter()
+                    .flat_map(|s| &s.measurements)
+                    .any(|m| m.values[k].is_some())
+            })
+            .collect()
+    } else {
+        names
+            .iter()
+            .filter_map(|n| every.iter().position(|m| &m.name == n))
+            .collect()
+    };
+    for side in sides.iter_mut() {
+        for m in &mut side.measurements {
+            m.values = keep.iter().map(|&k| m.values[k]).collect();
+        }
+    }
+    keep.iter().map(|&k| every[k].clone()).collect()
+}
+
 /// One measurement: a workload and the value of each metric there.
 #[derive(Debug, Clone)]
 pub struct Measurement {
@@ -420,6 +465,14 @@ impl Comparison {
     /// Whether any workload is common to the baseline and another side.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+
+    /// Whether some change is untested (one measurement each).
+    pub fn has_untested(&self) -> bool {
+        self.rows
+            .iter()
+            .flat_map(|r| r.changes.iter().flatten())
+            .any(|ch| ch.noise == Noise::Untested)
     }
 }
 

@@ -158,12 +158,7 @@ fn notes(c: &Comparison) -> String {
     if c.sides.len() > 2 {
         let _ = writeln!(out, "Changes are from the baseline, {}.", c.sides[0].name);
     }
-    let untested = c
-        .rows
-        .iter()
-        .flat_map(|r| r.changes.iter().flatten())
-        .any(|ch| ch.noise == super::Noise::Untested);
-    if untested {
+    if c.has_untested() {
         let _ = writeln!(out, "untested: each side measured the workload once, so the change is not tested against noise (measure it twice or more on each side, or state a band with --noise).");
     }
     if !out.is_empty() {

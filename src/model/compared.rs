@@ -4,7 +4,7 @@
 //! measured one of the same workloads. Pages only show them.
 
 use super::EngineIndex;
-use crate::compare::{self, Comparison, Metric, Side, RESULT_METRICS};
+use crate::compare::{self, Comparison, Side};
 use crate::record::{CompareOf, CompareSpec, Engine, Run, Site};
 use crate::version::Version;
 use std::collections::{BTreeMap, HashMap};
@@ -44,39 +44,6 @@ pub struct VersionChange {
     pub result: Comparison,
 }
 
-/// Every metric of the result files, in the default order.
-fn every_metric() -> Vec<Metric> {
-    RESULT_METRICS
-        .iter()
-        .filter_map(|(n, ..)| compare::result_metric(n))
-        .collect()
-}
-
-/// The metrics named, or every one that some side measured.
-fn chosen(names: &[String], sides: &mut [Side], every: &[Metric]) -> Vec<Metric> {
-    let keep: Vec<usize> = if names.is_empty() {
-        (0..every.len())
-            .filter(|&k| {
-                sides
-                    .iter()
-                    .flat_map(|s| &s.measurements)
-                    .any(|m| m.values[k].is_some())
-            })
-            .collect()
-    } else {
-        names
-            .iter()
-            .filter_map(|n| every.iter().position(|m| &m.name == n))
-            .collect()
-    };
-    for side in sides.iter_mut() {
-        for m in &mut side.measurements {
-            m.values = keep.iter().map(|&k| m.values[k]).collect();
-        }
-    }
-    keep.iter().map(|&k| every[k].clone()).collect()
-}
-
 /// The comparisons `site` and `runs` name, site's first, then by run.
 pub(super) fn named(
     site: &Site,
@@ -84,7 +51,7 @@ pub(super) fn named(
     run_by_id: &HashMap<String, usize>,
 ) -> Vec<Compared> {
     let names = site.engine_names();
-    let every = every_metric();
+    let every = compare::all_metrics();
     let mut out = Vec::new();
     let mut specs: Vec<(Option<usize>, &CompareSpec)> =
         site.compare.iter().map(|c| (None, c)).collect();
@@ -117,7 +84,7 @@ pub(super) fn named(
                         .filter_map(|n| sides.iter().find(|s| &s.name == n).cloned())
                         .collect();
                 }
-                let metrics = chosen(metrics, &mut sides, &every);
+                let metrics = compare::keep_metrics(metrics, &mut sides, &every);
                 (vec![r], sides, metrics)
             }
             CompareOf::Runs { runs: ids, metrics } => {
@@ -134,7 +101,7 @@ pub(super) fn named(
                     };
                     sides.extend(compare::sides_of_run(&runs[r], &prefix, &every));
                 }
-                let metrics = chosen(metrics, &mut sides, &every);
+                let metrics = compare::keep_metrics(metrics, &mut sides, &every);
                 (used, sides, metrics)
             }
         };
@@ -161,7 +128,7 @@ pub(super) fn by_version(
     setups: &[(usize, usize)],
     names: &BTreeMap<String, String>,
 ) -> Vec<VersionRuns> {
-    let every = every_metric();
+    let every = compare::all_metrics();
     let display = names
         .get(&engine.id)
         .cloned()
@@ -216,7 +183,7 @@ pub(super) fn by_version(
                 continue;
             };
             let mut pair = vec![before.clone(), now.clone()];
-            let metrics = chosen(&[], &mut pair, &every);
+            let metrics = compare::keep_metrics(&[], &mut pair, &every);
             let result = compare::compare(&pair, &metrics, None);
             if !result.is_empty() {
                 out[j].change = Some(VersionChange {

@@ -7,7 +7,7 @@
 use super::batch::{Batch, Job};
 use super::view::page;
 use super::Ctx;
-use crate::compare::{report, Comparison, Noise};
+use crate::compare::{report, Comparison};
 use crate::markdown;
 use crate::model::Model;
 use crate::urls::{self, ROOT};
@@ -83,11 +83,6 @@ pub(super) fn view(c: &Comparison) -> Value {
             })
             .collect()
     };
-    let untested = c
-        .rows
-        .iter()
-        .flat_map(|r| r.changes.iter().flatten())
-        .any(|ch| ch.noise == Noise::Untested);
     json!({
         "sides": c.sides.iter().enumerate().map(|(s, side)| json!({
             "name": side.name,
@@ -99,7 +94,7 @@ pub(super) fn view(c: &Comparison) -> Value {
         "blocks": blocks,
         "empty": c.is_empty(),
         "measured": c.sides.iter().zip(&c.measured).map(|(s, m)| json!({"name": s.name, "workloads": m})).collect::<Vec<_>>(),
-        "untested": untested,
+        "untested": c.has_untested(),
         "stated_noise": c.stated_noise.map(|p| format!("±{}%", crate::figures::number(p))),
         "verdict": report::verdict(c),
     })

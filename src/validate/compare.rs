@@ -6,7 +6,7 @@
 //! diagnostic per problem, at the field.
 
 use super::hints::{Hints, Known};
-use crate::compare::{result_metric, RESULT_METRICS};
+use crate::compare::{metric_names, result_metric};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::load::{parse_number, Loaded};
 use crate::record::{CompareOf, CompareSpec, Run, Spans};
@@ -75,13 +75,12 @@ fn check_metrics(
 ) {
     for (i, m) in metrics.iter().enumerate() {
         if result_metric(m).is_none() {
-            let names: Vec<&str> = RESULT_METRICS.iter().map(|(n, ..)| *n).collect();
             diags.push(
                 e(
                     &format!("metrics[{i}]"),
                     format!("\"{m}\" is not a metric a comparison reads"),
                 )
-                .hint(format!("the metrics: {}", names.join(", "))),
+                .hint(format!("the metrics: {}", metric_names())),
             );
         }
     }
