@@ -87,11 +87,15 @@ pub fn cell_text<'t>(text: &'t str, unit: Option<&str>) -> Cow<'t, str> {
     if t.is_empty() {
         return Cow::Borrowed(t);
     }
-    let plain = unit != FRACTION && unit != "ms";
-    if plain {
-        if let Some(fast) = reads_well(t) {
-            return fast;
-        }
+    // A cell in ms reads as any other below 10,000 (four whole digits);
+    // a fraction always becomes a percentage.
+    let whole_digits = match unit {
+        FRACTION => 0,
+        "ms" => 4,
+        _ => 15,
+    };
+    if let Some(fast) = reads_well(t, whole_digits) {
+        return fast;
     }
     if t.eq_ignore_ascii_case("inf") || t.eq_ignore_ascii_case("+inf") {
         return Cow::Borrowed("unlimited");
@@ -187,13 +191,13 @@ fn push_number(out: &mut String, x: f64) {
         return;
     }
     let text = if x.fract() == 0.0 || a >= 999.95 {
-        format!("{a:.0}")
+        fixed(a, 0)
     } else {
         // Four significant digits: as many decimals as the whole part
         // leaves of them.
         let magnitude = a.log10().floor() as i32;
         let decimals = (3 - magnitude).max(0) as usize;
-        let s = format!("{a:.decimals$}");
+        let s = fixed(a, decimals);
         // Rounding up may reach 1,000 (999.96 is 1,000), which has no decimals.
         if s.starts_with("1000") {
             "1000".to_string()
@@ -214,6 +218,115 @@ fn push_number(out: &mut String, x: f64) {
         out.push_str(frac);
     }
 }
+
+/// `a` (finite, not negative) with `decimals` decimals, exactly as
+/// `format!("{a:.decimals$}")` writes it, which rounds the binary value
+/// itself: that is a costly division of big numbers (it was most of a run
+/// page's table time), so the shortest digits that read back as `a` (ryu's,
+/// a few dozen instructions) are rounded instead. Both round the same way
+/// except where those digits end in a 5 just past the cut: on either side
+/// of such a midpoint lies a shorter or nearer string that reads back as
+/// `a`, which ryu would have given instead, so only an exact tie is left to
+/// `format!` (`the_shortest_digits_round_as_format_does` compares them).
+/// That holds while the float's spacing is finer than the last decimal
+/// kept (`a` × 10^decimals under 2^52); past it, say a trillion to four
+/// decimals, the shortest digits stop short of the binary value's and only
+/// `format!` can say which way it rounds. The figures never ask for that
+/// (four significant digits), but the function stays right if they do.
+fn fixed(a: f64, decimals: usize) -> String {
+    if decimals > 15 || a * POWERS_OF_TEN[decimals] >= 4.0e15 {
+        return format!("{a:.decimals$}");
+    }
+    let mut buf = ryu::Buffer::new();
+    let shortest = buf.format_finite(a);
+    let (mantissa, exponent) = match shortest.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
+        None => (shortest, 0),
+    };
+    // The digits without leading zeros, and how many of them stand before
+    // the point: a = 0.d1d2d3… × 10^point.
+    let mut digits = [0u8; 24];
+    let (mut n, mut point, mut seen_point) = (0usize, 0i32, false);
+    for b in mantissa.bytes() {
+        match b {
+            b'.' => seen_point = true,
+            b'0' if n == 0 => {
+                if seen_point {
+                    point -= 1;
+                }
+            }
+            b'0'..=b'9' if n < digits.len() => {
+                digits[n] = b - b'0';
+                n += 1;
+                if !seen_point {
+                    point += 1;
+                }
+            }
+            _ => return format!("{a:.decimals$}"),
+        }
+    }
+    while n > 0 && digits[n - 1] == 0 {
+        n -= 1;
+    }
+    let point = point + exponent;
+    // The digits kept: those before the cut, `decimals` after the point.
+    let kept = point + decimals as i32;
+    let mut out_digits: Vec<u8> = Vec::with_capacity(kept.max(0) as usize + 1);
+    if kept >= 0 {
+        let kept = kept as usize;
+        out_digits.extend((0..kept).map(|i| if i < n { digits[i] } else { 0 }));
+        if n > kept {
+            let next = digits[kept];
+            let more = digits[kept + 1..n].iter().any(|&d| d != 0);
+            if next == 5 && !more {
+                return format!("{a:.decimals$}");
+            }
+            if next > 5 || (next == 5 && more) {
+                // Round up, carrying.
+                let mut i = out_digits.len();
+                loop {
+                    if i == 0 {
+                        out_digits.insert(0, 1);
+                        break;
+                    }
+                    i -= 1;
+                    if out_digits[i] == 9 {
+                        out_digits[i] = 0;
+                    } else {
+                        out_digits[i] += 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // out_digits × 10^−decimals, written out.
+    let len = out_digits.len();
+    let mut text = String::with_capacity(len + 3);
+    if len > decimals {
+        text.extend(
+            out_digits[..len - decimals]
+                .iter()
+                .map(|&d| char::from(b'0' + d)),
+        );
+    } else {
+        text.push('0');
+    }
+    if decimals > 0 {
+        text.push('.');
+        for _ in len..decimals {
+            text.push('0');
+        }
+        let from = len.saturating_sub(decimals);
+        text.extend(out_digits[from..].iter().map(|&d| char::from(b'0' + d)));
+    }
+    text
+}
+
+/// 10^0 to 10^15, for [`fixed`]'s test of the float's spacing.
+const POWERS_OF_TEN: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
 
 /// Four significant digits and a power of ten, for what is too large or
 /// too small to write out: `1.235e−7`.
@@ -252,9 +365,13 @@ fn grouped(digits: &str) -> String {
 /// parsing: a plain decimal (digits, at most one point, no sign, no
 /// exponent) whose whole part has no leading zero, with at most four
 /// significant digits and no trailing zero after its point, below 1,000;
-/// or a whole number of up to fifteen digits, which only needs its
-/// thousands separated. `None` for anything else, which is parsed.
-fn reads_well(t: &str) -> Option<Cow<'_, str>> {
+/// or a whole number of up to `whole_digits` digits (at most fifteen),
+/// which only needs its thousands separated. `None` for anything else,
+/// which is parsed.
+fn reads_well(t: &str, whole_digits: usize) -> Option<Cow<'_, str>> {
+    if whole_digits == 0 {
+        return None;
+    }
     let b = t.as_bytes();
     let point = b.iter().position(|&c| c == b'.');
     let (int, frac) = match point {
@@ -266,7 +383,7 @@ fn reads_well(t: &str) -> Option<Cow<'_, str>> {
         return None;
     }
     if point.is_none() {
-        if int.len() > 15 {
+        if int.len() > whole_digits.min(15) {
             return None;
         }
         return Some(if int.len() <= 3 {
@@ -394,13 +511,64 @@ mod tests {
             "123456789012345",
             "0.00001234",
         ] {
-            let fast = reads_well(t).expect(t).into_owned();
+            let fast = reads_well(t, 15).expect(t).into_owned();
             assert_eq!(fast, number(t.parse().unwrap()), "{t}");
         }
         for t in [
             "0.50", "12.345", "1000.5", "01", ".5", "1e3", "-1", "+1", "1.",
         ] {
-            assert!(reads_well(t).is_none(), "{t}");
+            assert!(reads_well(t, 15).is_none(), "{t}");
+        }
+        // In ms, from 10,000 on a cell is in seconds: it is parsed.
+        assert_eq!(reads_well("9999", 4).as_deref(), Some("9,999"));
+        assert_eq!(reads_well("741.8", 4).as_deref(), Some("741.8"));
+        assert!(reads_well("10000", 4).is_none());
+        assert!(reads_well("0.5", 0).is_none());
+        assert_eq!(cell_text("9999", Some("ms")), "9,999");
+        assert_eq!(cell_text("10000", Some("ms")), "10 s");
+        assert_eq!(cell_text("0.5", Some("fraction")), "50");
+    }
+
+    #[test]
+    fn the_shortest_digits_round_as_format_does() {
+        // fixed() against format!, which rounds the binary value itself:
+        // random values of every magnitude the figures write out, decimal
+        // values with few digits (ties among them: 0.125, 2.5, 1.0005),
+        // and values next to them, at every number of decimals used.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut values = vec![
+            0.125, 2.5, 1.0005, 0.5, 999.95, 9.9995, 0.00015, 1e-6, 123.45,
+        ];
+        for _ in 0..50_000 {
+            let r = next();
+            let exp = (r % 22) as i32 - 7;
+            let frac = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            values.push((1.0 + 9.0 * frac) * 10f64.powi(exp));
+            // A decimal of a few digits, and its neighbours.
+            let few = (next() % 100_000) as f64 / 10f64.powi((next() % 8) as i32);
+            values.extend([
+                few,
+                f64::from_bits(few.to_bits() + 1),
+                f64::from_bits(few.to_bits().saturating_sub(1)),
+            ]);
+        }
+        for a in values {
+            if !(0.0..1e15).contains(&a) {
+                continue;
+            }
+            for decimals in 0..=10 {
+                assert_eq!(
+                    fixed(a, decimals),
+                    format!("{a:.decimals$}"),
+                    "{a:e} to {decimals}"
+                );
+            }
         }
     }
 
