@@ -18,6 +18,7 @@ use crate::render::{tables, RenderError};
 use crate::urls::{self, ROOT};
 use crate::util::hash_of;
 use crate::version::Version;
+use std::sync::Arc;
 
 /// A run page's template.
 const TEMPLATE: &str = "run.html";
@@ -234,6 +235,15 @@ pub(super) fn job(
             })
         })
         .collect();
+    let run_charts: Vec<ChartView> = run
+        .charts
+        .iter()
+        .enumerate()
+        .map(|(c, spec)| match drawn.iter().find(|(k, _)| *k == (r, c)) {
+            Some((_, view)) => Ok(view.clone()),
+            None => cx.charts.draw(run, spec),
+        })
+        .collect::<Result<_, _>>()?;
     let names = site.engine_names();
     let tables: Vec<serde_json::Value> = run
         .tables
@@ -241,7 +251,11 @@ pub(super) fn job(
         .map(|t| {
             // A long table is folded into a sample and its extremes, with
             // every row on pages of its own: the run page stays light.
-            let view = tables::view(&run.id, t, &names);
+            // A chart's figure that shows the table made its view already.
+            let view = run_charts
+                .iter()
+                .find_map(|c| c.table_view(&t.file).cloned())
+                .unwrap_or_else(|| Arc::new(tables::view(&run.id, t, &names)));
             serde_json::json!({
                 "file": t.file, "title": t.title,
                 "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
@@ -259,15 +273,6 @@ pub(super) fn job(
             })
         })
         .collect();
-    let run_charts: Vec<ChartView> = run
-        .charts
-        .iter()
-        .enumerate()
-        .map(|(c, spec)| match drawn.iter().find(|(k, _)| *k == (r, c)) {
-            Some((_, view)) => Ok(view.clone()),
-            None => cx.charts.draw(run, spec),
-        })
-        .collect::<Result<_, _>>()?;
     Ok(Job {
         template: TEMPLATE,
         page: page(

@@ -4,6 +4,7 @@
 //! the run's page.
 
 use super::reuse::Reuse;
+use super::tables::TableView;
 use super::templates::{self, Templates};
 use super::RenderError;
 use crate::chart::{self, ChartInput};
@@ -13,6 +14,7 @@ use crate::record::{ChartSpec, Run};
 use crate::urls::{self, ROOT};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A chart as templates see it. Paths start with [`ROOT`].
 #[derive(Serialize, Clone)]
@@ -43,6 +45,11 @@ pub(crate) struct ChartView {
     /// The figure as the `chart` macro renders it, once for the two pages
     /// that show it (empty while it is rendered).
     html: String,
+    /// The view of the chart's table when the figure shows the table as
+    /// the run page does (not a distribution's figures): the run page
+    /// takes it from here rather than making it again.
+    #[serde(skip)]
+    table_view: Option<Arc<TableView>>,
 }
 
 /// Draws the charts of a build: the site's engine colours and names, the
@@ -115,22 +122,23 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
     // What the figure's table shows: the chart's own figures where it has
     // them (a distribution's percentiles, not its thousands of rows), else
     // the table as the run page shows it, a long one folded.
-    let (header, rows, rows_html, total, folded, all_url) = match drawn.figures {
+    let (header, rows, rows_html, total, folded, all_url, table_view) = match drawn.figures {
         Some((header, rows)) => {
             let html = super::table_rows_html(&rows);
             let n = rows.len();
-            (header, rows, html, n, false, None)
+            (header, rows, html, n, false, None, None)
         }
         None => {
             let view = super::tables::view(&run.id, table, &charts.names);
             let rows = view.rows.iter().map(|&r| table.rows[r].clone()).collect();
             (
-                view.header,
+                view.header.clone(),
                 rows,
-                view.rows_html,
+                view.rows_html.clone(),
                 view.total,
                 view.folded,
-                view.all_url,
+                view.all_url.clone(),
+                Some(Arc::new(view)),
             )
         }
     };
@@ -156,12 +164,19 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
         run_url: format!("{ROOT}{}", urls::run(&run.id)),
         run_title: run.title.clone(),
         html: String::new(),
+        table_view,
     }
     .with_figure(charts.templates)
     .map_err(|message| fail(format!("template {}: {message}", templates::CHART)))
 }
 
 impl ChartView {
+    /// The view of table `file` this chart's figure made, if it shows that
+    /// table as the run page does.
+    pub(crate) fn table_view(&self, file: &str) -> Option<&Arc<TableView>> {
+        self.table_view.as_ref().filter(|_| self.csv_name == file)
+    }
+
     /// The view with its figure rendered by the `chart` macro.
     fn with_figure(mut self, templates: &Templates) -> Result<ChartView, String> {
         self.html = templates.render_piece(templates::CHART, &self)?;
