@@ -107,13 +107,16 @@ impl<'a> StackFrame<'a> {
 
     /// Finds a value in the stack frame.
     /// Looks first in `frame_context`, then compares to for_loop key_name and value_name.
-    pub fn find_value(&self, key: &str) -> Option<Val<'a>> {
-        self.find_value_in_frame(key).or_else(|| self.find_value_in_for_loop(key))
+    /// `dot` is the place of `key`'s first dot, given so that a lookup
+    /// through many frames looks for it once.
+    pub fn find_value_split(&self, key: &str, dot: Option<usize>) -> Option<Val<'a>> {
+        self.find_value_in_frame_split(key, dot)
+            .or_else(|| self.find_value_in_for_loop_split(key, dot))
     }
 
     /// Finds a value in `frame_context`.
-    pub fn find_value_in_frame(&self, key: &str) -> Option<Val<'a>> {
-        if let Some(dot) = key.find('.') {
+    fn find_value_in_frame_split(&self, key: &str, dot: Option<usize>) -> Option<Val<'a>> {
+        if let Some(dot) = dot {
             if dot < key.len() + 1 {
                 if let Some(found_value) =
                     self.context.get(&key[0..dot]).map(|v| value_by_pointer(&key[dot + 1..], v))
@@ -128,14 +131,14 @@ impl<'a> StackFrame<'a> {
         None
     }
     /// Finds a value in the `for_loop` if there is one
-    pub fn find_value_in_for_loop(&self, key: &str) -> Option<Val<'a>> {
+    fn find_value_in_for_loop_split(&self, key: &str, dot: Option<usize>) -> Option<Val<'a>> {
         if let Some(ref for_loop) = self.for_loop {
             // 1st case: the variable is the key of a KeyValue for loop
             if for_loop.is_key(key) {
                 return Some(Cow::Owned(Value::String(for_loop.get_current_key())));
             }
 
-            let (real_key, tail) = if let Some(tail_pos) = key.find('.') {
+            let (real_key, tail) = if let Some(tail_pos) = dot {
                 (&key[..tail_pos], &key[tail_pos + 1..])
             } else {
                 (key, "")
