@@ -111,7 +111,7 @@ pub fn scan(body: &str) -> BodyFacts {
     let mut ids = HeadingIds::default();
     let mut heading: Option<(HeadingLevel, String)> = None;
     let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+        .chain(memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1))
         .collect();
     let mut breaks = breaks::Finder::new(body, &line_starts);
     // The column of the last link, to count the next one's from there: a
