@@ -116,6 +116,27 @@ pub fn heading_unit(unit: &str) -> &str {
     }
 }
 
+/// A size in bytes for reading, in the units of 1,000 that file sizes are
+/// quoted in: `786 bytes`, `11.3 KB`, `52.4 MB`, `1.2 GB`; a unit is
+/// chosen after rounding, so 999,960 bytes are `1.0 MB`, not `1000.0 KB`.
+pub fn bytes(n: u64) -> String {
+    if n < 1_000 {
+        return format!("{n} bytes");
+    }
+    let mut x = n as f64 / 1e3;
+    for unit in ["KB", "MB"] {
+        if x < 999.95 {
+            return format!("{x:.1} {unit}");
+        }
+        x /= 1e3;
+    }
+    if x < 999.95 {
+        format!("{x:.1} GB")
+    } else {
+        format!("{} GB", number(x.round()))
+    }
+}
+
 /// A share from 0 to 1 as a percentage: 0.727 is `72.7%`.
 pub fn percent(share: f64) -> String {
     with_unit(share, Some(FRACTION))
@@ -527,6 +548,19 @@ mod tests {
         assert_eq!(cell_text("9999", Some("ms")), "9,999");
         assert_eq!(cell_text("10000", Some("ms")), "10 s");
         assert_eq!(cell_text("0.5", Some("fraction")), "50");
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(bytes(786), "786 bytes");
+        assert_eq!(bytes(11_288), "11.3 KB");
+        assert_eq!(bytes(1_000), "1.0 KB");
+        assert_eq!(bytes(999_949), "999.9 KB");
+        assert_eq!(bytes(999_960), "1.0 MB");
+        assert_eq!(bytes(52_400_000), "52.4 MB");
+        assert_eq!(bytes(1_234_000_000), "1.2 GB");
+        assert_eq!(bytes(1_000_000_000), "1.0 GB");
+        assert_eq!(bytes(12_345_000_000_000), "12,345 GB");
     }
 
     #[test]

@@ -48,7 +48,7 @@ fn done(ui: Ui, opts: &ImportOptions, report: &ImportReport) -> ExitCode {
             ui.info(format_args!(
                 "kept {} ({})",
                 k.path.display(),
-                size(k.bytes)
+                findings::figures::bytes(k.bytes)
             ));
         }
         for r in &k.removed {
@@ -71,20 +71,12 @@ fn done(ui: Ui, opts: &ImportOptions, report: &ImportReport) -> ExitCode {
         if report.created { "from" } else { "with" },
         report.kept.len(),
         if report.kept.len() == 1 { "" } else { "s" },
-        size(total),
+        findings::figures::bytes(total),
     ));
     println!("{}", opts.root.join(&report.run_yaml).display());
     if errors > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-fn size(bytes: u64) -> String {
-    match bytes {
-        0..=999 => format!("{bytes} bytes"),
-        1_000..=999_999 => format!("{:.1} KB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
 }

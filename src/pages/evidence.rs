@@ -96,7 +96,7 @@ fn file(run: &Run, f: &RawFile) -> FileView {
     FileView {
         path: f.path.clone(),
         url: format!("{ROOT}{}", urls::run_file(&run.id, &f.path)),
-        size: size(f.bytes),
+        size: crate::figures::bytes(f.bytes),
         sha256: f.sha256.clone(),
         written_by,
     }
@@ -217,26 +217,5 @@ fn value(f: &RunFact) -> String {
         (Some(n), _) => crate::figures::number(*n),
         (None, Some(v)) => v.clone(),
         (None, None) => "unknown".to_string(),
-    }
-}
-
-/// A size in bytes for reading: `786 bytes`, `11.0 KB`, `52.4 MB`.
-fn size(bytes: u64) -> String {
-    match bytes {
-        0..=999 => format!("{bytes} bytes"),
-        1_000..=999_999 => format!("{:.1} KB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(size(786), "786 bytes");
-        assert_eq!(size(11_288), "11.3 KB");
-        assert_eq!(size(52_400_000), "52.4 MB");
     }
 }
