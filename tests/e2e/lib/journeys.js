@@ -572,14 +572,20 @@ async function comparedRuns(env) {
     H.assertNone(long, `numbers with seven decimals or more on ${url}`);
     return main.replace(/\s+/g, " ");
   };
+  const screenWidth = phone.context.viewport.width;
+  // Every change cell is on screen, not scrolled away behind the values
+  // it compares (long side names once pushed it off a phone).
+  const changesOnScreen = async (page, url) => {
+    const ends = await page.locator("table.compare td.change").evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().right));
+    H.assert(ends.length > 0, `${url} has no change column`);
+    const off = ends.filter((r) => r > screenWidth + 0.5);
+    H.assertNone(off, `change cells ending off a ${screenWidth}px screen on ${url}`);
+  };
   await journey(env, "compared runs on a phone: the bundled comparison's deltas", phone, async (page) => {
     const main = await read(page, `${env.bundled.base}compare/c1-depth-nvfp4-vs-vllm-mtp3/`);
     for (const d of ["−8%", "+0.5%", "+5%", "+26%", "+35%"]) H.assert(main.includes(d), `the comparison lacks ${d}: ${main}`);
     H.assert(main.includes("127.1 tok/s") && main.includes("117.3 tok/s"), `the comparison lacks the depth-0 figures: ${main}`);
-    // The change column is on screen, not scrolled away.
-    const cell = page.locator("table.compare td.change").first();
-    const box = await cell.boundingBox();
-    H.assert(box && box.x + box.width <= 390, `the change column ends at ${box && box.x + box.width}px, off a 390px screen`);
+    await changesOnScreen(page, "the bundled comparison");
     return "5 depths";
   });
   const s = env.imported;
@@ -587,6 +593,7 @@ async function comparedRuns(env) {
     let main = await read(page, `${s.base}compare/${s.comparison}/`);
     H.assert(main.includes("605 tok/s (600–610, 2 runs)"), `no mean and range of the repeats: ${main}`);
     H.assert(main.includes("+16% beyond noise"), `the change is not beyond noise: ${main}`);
+    await changesOnScreen(page, s.comparison);
     main = await read(page, `${s.base}engines/vllm/0.30/`);
     H.assert(main.includes("What changed since 0.29"), `the 0.30 page says nothing of 0.29: ${main}`);
     main = await read(page, `${s.base}runs/${s.run}/`);
@@ -596,6 +603,7 @@ async function comparedRuns(env) {
       H.assert(main.includes("336.3 tok/s"), `the xray run does not show 336.3 tok/s: ${main}`);
       main = await read(page, `${s.base}compare/xray-028-029/`);
       H.assert(main.includes("341.4 tok/s") && main.includes("+2%"), `the recorded runs' comparison: ${main}`);
+      await changesOnScreen(page, "xray-028-029");
     }
     return s.shared ? "with the shared recorded runs" : "fixtures only (FINDINGS_SHARED not set)";
   });
