@@ -12,7 +12,15 @@ use crate::record::ChartKind;
 pub(super) const FONT: f64 = 12.0;
 pub(super) const VALUE_FONT: f64 = 11.0;
 pub(super) const LINE_H: i32 = 14;
-const BASE_WIDTH: i32 = 720;
+pub(super) const BASE_WIDTH: i32 = 720;
+/// The width of a bar chart of a few bars (a percentile ladder, two
+/// setups side by side). At [`BASE_WIDTH`] its bars stand far apart, and on
+/// a phone, where charts keep their text at a readable size and scroll
+/// sideways, half of it is off screen; at this width it fits a 390 px
+/// screen with text of that same size (`--chart-w` in style.css).
+const NARROW_WIDTH: i32 = 480;
+/// The most bars a chart drawn at [`NARROW_WIDTH`] has.
+const NARROW_BARS: usize = 4;
 const PLOT_HEIGHT: i32 = 300;
 const LEGEND_ROW: i32 = 20;
 /// Share of a category slot that its bars fill.
@@ -55,7 +63,14 @@ pub(super) struct Plan {
 impl Plan {
     pub(super) fn new(input: &ChartInput, data: &Data) -> Plan {
         let spec = input.spec;
-        let mut width = BASE_WIDTH;
+        let mut width = match &data.values {
+            Values::Bars { cats, lanes, .. }
+                if cats.len().max(1) * lanes.max(&1) <= NARROW_BARS =>
+            {
+                NARROW_WIDTH
+            }
+            _ => BASE_WIDTH,
+        };
         let plot_h = f64::from(PLOT_HEIGHT);
 
         // The value axis, which takes in the marks too.

@@ -4,7 +4,7 @@
 //! plan and summary; hands [`render`](super::render) the finished SVG.
 
 use super::data::{Data, Values};
-use super::layout::{CatLabels, Plan, FONT, GROUP_WIDTH, LINE_H, VALUE_FONT};
+use super::layout::{CatLabels, Plan, BASE_WIDTH, FONT, GROUP_WIDTH, LINE_H, VALUE_FONT};
 use super::scale::Axis;
 use super::text::one_line;
 use super::{ChartError, ChartInput};
@@ -326,13 +326,20 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
     let _ = write!(
         svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot plot-{kind}\" \
-         viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" \
+         viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\"{narrow} role=\"img\" \
          aria-labelledby=\"{id}-title {id}-desc\">\n\
          <title id=\"{id}-title\">{title}</title>\n\
          <desc id=\"{id}-desc\">{desc}</desc>\n",
         kind = spec.kind.as_str(),
         w = plan.width,
         h = plan.height,
+        // A drawing narrower than most is shown at the scale they are
+        // (style.css reads its width), not stretched to the column.
+        narrow = if plan.width < BASE_WIDTH {
+            format!(" style=\"--chart-w: {}\"", plan.width)
+        } else {
+            String::new()
+        },
         title = escape_html(&one_line(&spec.title)),
         desc = escape_html(summary),
     );

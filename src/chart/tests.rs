@@ -11,6 +11,7 @@ use crate::record::{ChartKind, Column};
 mod cdf;
 mod labels;
 mod seconds;
+mod width;
 
 /// A table from simple CSV text (no quoting); `units` gives the numeric
 /// columns their unit.
