@@ -244,7 +244,7 @@ fn push_number(out: &mut String, x: f64) {
 /// `format!("{a:.decimals$}")` writes it, which rounds the binary value
 /// itself: that is a costly division of big numbers (it was most of a run
 /// page's table time), so the shortest digits that read back as `a` (ryu's,
-/// a few dozen instructions) are rounded instead. Both round the same way
+/// found with fixed-width arithmetic) are rounded instead. Both round the same way
 /// except where those digits end in a 5 just past the cut: on either side
 /// of such a midpoint lies a shorter or nearer string that reads back as
 /// `a`, which ryu would have given instead, so only an exact tie is left to
