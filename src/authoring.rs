@@ -7,7 +7,7 @@
 
 use crate::model::Model;
 use crate::record::{Date, Finding};
-use crate::state::{state_of, State};
+use crate::state::{Source, State};
 use crate::urls;
 use crate::version::Version;
 use serde::Serialize;
@@ -45,6 +45,13 @@ pub struct ListRow {
     /// The state at the queried version, when an engine and version were given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<State>,
+    /// Where that state comes from: `record`, `observed` (runs on the
+    /// version tested it) or `inferred`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// The runs that observed it, for an observed state.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub observed_by: Vec<String>,
     /// Permanent URL.
     pub url: String,
 }
@@ -63,18 +70,37 @@ pub fn list(model: &Model, q: &ListQuery) -> Vec<ListRow> {
     };
     let mut rows: Vec<(usize, ListRow)> = model
         .listed()
-        .map(|i| &model.findings[i])
-        .filter(|f| q.group.as_ref().is_none_or(|g| &f.group == g))
-        .filter(|f| q.status.as_ref().is_none_or(|s| f.status.as_str() == s))
-        .filter_map(|f| {
-            let state = match &q.engine {
-                None => None,
-                Some(e) => {
-                    let entry = f.engines.iter().find(|x| &x.engine == e)?;
-                    q.version.as_ref().map(|v| state_of(entry, v))
+        .filter(|&i| {
+            q.group
+                .as_ref()
+                .is_none_or(|g| &model.findings[i].group == g)
+        })
+        .filter(|&i| {
+            q.status
+                .as_ref()
+                .is_none_or(|s| model.findings[i].status.as_str() == s)
+        })
+        .filter_map(|i| {
+            let f = &model.findings[i];
+            let mut r = row(model, f, None);
+            if let Some(e) = &q.engine {
+                let k = f.engines.iter().position(|x| &x.engine == e)?;
+                if let Some(v) = &q.version {
+                    let (state, source, at) = model.state_at(i, k, v);
+                    r.state = Some(state);
+                    r.source = Some(source);
+                    if source == Source::Observed {
+                        let mut by: Vec<String> = at
+                            .into_iter()
+                            .flat_map(|at| at.deciding())
+                            .map(|(run, _)| model.runs[run].id.clone())
+                            .collect();
+                        by.dedup();
+                        r.observed_by = by;
+                    }
                 }
-            };
-            Some((group_rank(&f.group), row(model, f, state)))
+            }
+            Some((group_rank(&f.group), r))
         })
         .collect();
     rows.sort_by_key(|(g, r)| (*g, r.id));
@@ -90,32 +116,54 @@ fn row(model: &Model, f: &Finding, state: Option<State>) -> ListRow {
         status: f.status.as_str().to_string(),
         advice: f.advice.clone(),
         state,
+        source: None,
+        observed_by: Vec::new(),
         url: format!("{}{}", model.site.base_url, urls::short(f.id)),
     }
 }
 
-/// `findings list` as an aligned table.
+/// The state of a row as the table writes it: `affected`, or `affected
+/// (observed)` for a state runs tested.
+fn state_text(r: &ListRow) -> String {
+    match (r.state, r.source) {
+        (Some(s), Some(Source::Observed)) => format!("{} (observed)", s.label()),
+        (Some(s), _) => s.label().to_string(),
+        _ => String::new(),
+    }
+}
+
+/// `findings list` as an aligned table. With a version, the state is that
+/// version's, and the finding's own status is headed as the overall one.
 pub fn list_table(rows: &[ListRow]) -> String {
     let with_state = rows.iter().any(|r| r.state.is_some());
     let mut out = String::new();
     let w = rows.iter().map(|r| r.label.len()).max().unwrap_or(2).max(2);
     let g = rows.iter().map(|r| r.group.len()).max().unwrap_or(5).max(5);
+    let st = rows
+        .iter()
+        .map(|r| state_text(r).chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
     if with_state {
         let _ = writeln!(
             out,
-            "{:w$}  {:9}  {:g$}  {:9}  TITLE",
-            "ID", "STATE", "GROUP", "STATUS"
+            "{:w$}  {:st$}  {:g$}  {:9}  TITLE",
+            "ID", "STATE", "GROUP", "OVERALL"
         );
     } else {
         let _ = writeln!(out, "{:w$}  {:g$}  {:9}  TITLE", "ID", "GROUP", "STATUS");
     }
     for r in rows {
         if with_state {
-            let s = r.state.map_or("", State::label);
             let _ = writeln!(
                 out,
-                "{:w$}  {:9}  {:g$}  {:9}  {}",
-                r.label, s, r.group, r.status, r.title
+                "{:w$}  {:st$}  {:g$}  {:9}  {}",
+                r.label,
+                state_text(r),
+                r.group,
+                r.status,
+                r.title
             );
         } else {
             let _ = writeln!(
@@ -177,6 +225,33 @@ pub fn show(model: &Model, id: u32) -> Option<String> {
         ] {
             if let Some(v) = v {
                 parts.push(format!("{label} {v}"));
+            }
+        }
+        // The versions runs tested where the record leaves them untested.
+        let i = model.by_id.get(&f.id).copied();
+        let k = f.engines.iter().position(|x| x.engine == e.engine);
+        if let (Some(i), Some(k)) = (i, k) {
+            if std::ptr::eq(&f.engines[k], e) {
+                for (v, at) in model.observed[i]
+                    .iter()
+                    .filter(|(x, _)| *x == k)
+                    .flat_map(|(_, at)| at)
+                {
+                    let (state, source, _) = model.state_at(i, k, v);
+                    if source == Source::Observed {
+                        let mut runs: Vec<&str> = at
+                            .deciding()
+                            .map(|(r, _)| model.runs[r].id.as_str())
+                            .collect();
+                        runs.dedup();
+                        parts.push(format!(
+                            "{} {} (observed: {})",
+                            state.label(),
+                            model.version_page(&e.engine, v),
+                            runs.join(", ")
+                        ));
+                    }
+                }
             }
         }
         if parts.is_empty() {

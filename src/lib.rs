@@ -49,6 +49,7 @@ pub mod results;
 pub mod serve;
 pub mod sink;
 pub mod state;
+pub mod symptoms;
 pub mod urls;
 pub mod util;
 pub mod validate;

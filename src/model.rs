@@ -14,7 +14,9 @@ pub use compared::{Compared, VersionChange, VersionRuns};
 
 use crate::checks::{Outcome, Verdict};
 use crate::record::*;
-use crate::state::{state_of, State};
+use crate::state::{resolve, Source, State};
+use crate::symptoms::observed::{AtVersion, FindingObserved};
+use crate::symptoms::Observation;
 use crate::urls;
 use crate::version::Version;
 use std::collections::{BTreeMap, HashMap};
@@ -30,8 +32,11 @@ pub struct EngineIndex {
     pub versions: Vec<Version>,
     /// Listed findings with an entry for this engine, by id.
     pub findings: Vec<usize>,
-    /// `cells[k][j]`: the state of `findings[k]` at `versions[j]`.
+    /// `cells[k][j]`: the state of `findings[k]` at `versions[j]`, with
+    /// what the runs on that version showed.
     pub cells: Vec<Vec<State>>,
+    /// `sources[k][j]`: where `cells[k][j]` comes from.
+    pub sources: Vec<Vec<Source>>,
 }
 
 /// A tag or model and the listed findings that carry it.
@@ -77,6 +82,14 @@ pub struct Model {
     /// For each finding, the runs its checks flagged (or that acknowledge
     /// breaking them): (run, outcome) indexes, in run order.
     pub flagged: Vec<Vec<(usize, usize)>>,
+    /// For each run, what every symptom says of each of its setups
+    /// (`crate::symptoms`), computed once.
+    pub observations: Vec<Vec<Observation>>,
+    /// For each symptom, the findings that name it (by id).
+    pub symptom_findings: BTreeMap<String, Vec<usize>>,
+    /// For each finding, what the runs showed of its symptoms, per engine
+    /// entry and version.
+    pub observed: Vec<FindingObserved>,
     /// Per engine, in `site.yaml` order.
     pub engines: Vec<EngineIndex>,
     /// Per group, in `site.yaml` order: listed findings by id.
@@ -193,13 +206,6 @@ impl Model {
             charts.push(mine);
         }
 
-        let engines: Vec<EngineIndex> = site
-            .engines
-            .iter()
-            .enumerate()
-            .map(|(ei, e)| engine_index(ei, e, &findings, &listed, &runs))
-            .collect();
-
         let groups = site
             .groups
             .iter()
@@ -265,6 +271,20 @@ impl Model {
                 }
             }
         }
+        let observations: Vec<Vec<Observation>> = {
+            use rayon::prelude::*;
+            let names = site.engine_names();
+            runs.par_iter()
+                .map(|r| crate::symptoms::observe(r, &names))
+                .collect()
+        };
+        let mut symptom_findings: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, f) in findings.iter().enumerate() {
+            for s in &f.symptoms {
+                symptom_findings.entry(s.clone()).or_default().push(i);
+            }
+        }
+        let observed = crate::symptoms::observed::by_finding(&findings, &runs, &observations);
         let comparisons = compared::named(&site, &runs, &run_by_id);
         let mut run_comparisons = vec![Vec::new(); runs.len()];
         for (c, cmp) in comparisons.iter().enumerate() {
@@ -272,6 +292,12 @@ impl Model {
                 run_comparisons[r].push(c);
             }
         }
+        let engines: Vec<EngineIndex> = site
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(ei, e)| engine_index(ei, e, &findings, &listed, &runs, &observed))
+            .collect();
         // Each engine's setups, found in one pass over the runs.
         let mut setups_of: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         for (r, run) in runs.iter().enumerate() {
@@ -304,6 +330,9 @@ impl Model {
             checks,
             check_findings,
             flagged,
+            observations,
+            symptom_findings,
+            observed,
             charts,
             engines,
             groups,
@@ -326,6 +355,35 @@ impl Model {
             .find(|ix| self.site.engines[ix.engine].id == engine)
             .and_then(|ix| ix.versions.iter().find(|v| *v == version))
             .unwrap_or(version)
+    }
+
+    /// What the runs on `version` showed of finding `i`'s symptoms, under
+    /// its entry `e` (an index into its `engines`).
+    pub fn observed_at(&self, i: usize, e: usize, version: &Version) -> Option<&AtVersion> {
+        self.observed[i]
+            .iter()
+            .find(|(x, _)| *x == e)
+            .and_then(|(_, at)| at.get(version))
+    }
+
+    /// The state of finding `i` at `version` under its entry `e`, where it
+    /// comes from, and what the runs on that version showed.
+    pub fn state_at(
+        &self,
+        i: usize,
+        e: usize,
+        version: &Version,
+    ) -> (State, Source, Option<&AtVersion>) {
+        let entry = &self.findings[i].engines[e];
+        let at = self.observed_at(i, e, version);
+        let (state, source, _) =
+            resolve(entry, version, at.map(AtVersion::seen).unwrap_or_default());
+        (state, source, at)
+    }
+
+    /// The observation `o` of run `r`.
+    pub fn observation(&self, (r, k): (usize, usize)) -> &Observation {
+        &self.observations[r][k]
     }
 
     /// Indexes of listed findings, by id.
@@ -375,6 +433,7 @@ fn engine_index(
     findings: &[std::sync::Arc<Finding>],
     listed: &[bool],
     runs: &[std::sync::Arc<Run>],
+    observed: &[FindingObserved],
 ) -> EngineIndex {
     // Distinct versions: releases first (their spelling wins), then every
     // version a finding mentions.
@@ -403,20 +462,35 @@ fn engine_index(
         }
     }
     versions.sort();
-    let cells = rows
+    let (cells, sources) = rows
         .iter()
         .map(|&i| {
-            let entry = findings[i].engines.iter().find(|e| e.engine == engine.id);
+            let e = findings[i]
+                .engines
+                .iter()
+                .position(|e| e.engine == engine.id);
+            let at = e.and_then(|e| observed[i].iter().find(|(x, _)| *x == e).map(|(_, at)| at));
             versions
                 .iter()
-                .map(|v| entry.map_or(State::Unknown, |e| state_of(e, v)))
-                .collect()
+                .map(|v| match e {
+                    None => (State::Unknown, Source::Inferred),
+                    Some(e) => {
+                        let seen = at
+                            .and_then(|at| at.get(v))
+                            .map(AtVersion::seen)
+                            .unwrap_or_default();
+                        let (state, source, _) = resolve(&findings[i].engines[e], v, seen);
+                        (state, source)
+                    }
+                })
+                .unzip::<_, _, Vec<State>, Vec<Source>>()
         })
-        .collect();
+        .unzip();
     EngineIndex {
         engine: ei,
         versions,
         findings: rows,
         cells,
+        sources,
     }
 }

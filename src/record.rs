@@ -455,6 +455,13 @@ pub struct Finding {
     pub charts: Vec<String>,
     /// The checks that carry the finding's advice (`crate::checks`).
     pub checks: Vec<String>,
+    /// The symptoms that show its problem in a run's evidence
+    /// (`crate::symptoms`): what the runs show of them makes the versions
+    /// they ran tested.
+    pub symptoms: Vec<String>,
+    /// Runs whose observations contradict what the finding lists, each
+    /// with the reason it stands.
+    pub acknowledged: Vec<RunAcknowledgment>,
     /// Old site paths that redirect here.
     pub aliases: Vec<String>,
     /// Left out of the build unless `--drafts`.
@@ -647,6 +654,23 @@ pub struct Run {
     pub compare: Vec<CompareSpec>,
     /// Field positions.
     pub spans: Spans,
+}
+
+/// A run whose observation of a finding's symptom contradicts what the
+/// finding lists for that version (a symptom shown on a version it calls
+/// clean, fixed or mitigated, or absent where it says affected), and why
+/// the record stands: the run used a flag that brings the problem back, or
+/// measured something else.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RunAcknowledgment {
+    /// The run's id.
+    pub run: String,
+    /// The symptom, when only one of the finding's symptoms is meant.
+    pub symptom: Option<String>,
+    /// Why, for readers.
+    pub reason: String,
+    /// Where it is in the front matter (`acknowledged[0]`).
+    pub path_in_yaml: String,
 }
 
 /// A check a run breaks on purpose: it is the evidence of that pitfall, or

@@ -109,6 +109,82 @@ pub fn state_of(entry: &EngineEntry, version: &Version) -> State {
     State::Unknown
 }
 
+/// Where a version's state comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// The record lists the version (affected, clean, seen).
+    Record,
+    /// A run on the version showed the finding's symptom, or showed it
+    /// absent, where the record leaves the version untested.
+    Observed,
+    /// Worked out from the record's bounds (fixed, mitigated, in range), or
+    /// nothing is known (unknown).
+    Inferred,
+}
+
+impl Source {
+    /// The spelling of JSON: `record`, `observed`, `inferred`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Record => "record",
+            Source::Observed => "observed",
+            Source::Inferred => "inferred",
+        }
+    }
+}
+
+/// What the runs on one version showed of a finding's symptoms: whether
+/// one showed it, and whether one showed it absent (acknowledged runs left
+/// out).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// A run on the version showed a symptom.
+    pub shown: bool,
+    /// A run on the version showed a symptom absent.
+    pub absent: bool,
+}
+
+/// Where a run's observation and the record disagree about a version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// A symptom shown on a version the record calls clean, fixed or
+    /// mitigated (the state it calls it): an error.
+    ShownWhere(State),
+    /// A symptom absent on a version the record lists as affected: a
+    /// warning.
+    AbsentWhereAffected,
+}
+
+/// The state of `version` under `entry`, with what the runs on it showed:
+/// the record's listings come first; a version it leaves untested (in
+/// range or unknown) becomes affected when a run shows a symptom there and
+/// clean when one shows it absent (a run that shows it wins over one that
+/// does not: the problem exists on that version); every other state is the
+/// record's. Returns the state, its source, and the conflict between the
+/// runs and the record, if any.
+pub fn resolve(
+    entry: &EngineEntry,
+    version: &Version,
+    seen: Seen,
+) -> (State, Source, Option<Conflict>) {
+    let state = state_of(entry, version);
+    let conflict = match state {
+        State::Clean | State::Fixed | State::Mitigated if seen.shown => {
+            Some(Conflict::ShownWhere(state))
+        }
+        State::Affected if seen.absent => Some(Conflict::AbsentWhereAffected),
+        _ => None,
+    };
+    let (state, source) = match state {
+        State::Affected | State::Clean | State::Seen => (state, Source::Record),
+        State::InRange | State::Unknown if seen.shown => (State::Affected, Source::Observed),
+        State::InRange | State::Unknown if seen.absent => (State::Clean, Source::Observed),
+        _ => (state, Source::Inferred),
+    };
+    (state, source, conflict)
+}
+
 /// For each of `versions` (distinct), how many of `entries` give it a
 /// state other than [`State::Unknown`]: the count [`state_of`] gives for
 /// every pair, in time linear in the versions the entries list (after
@@ -250,6 +326,97 @@ mod tests {
         assert_eq!(state_of(&e, &v("0.33")), State::Affected);
         assert_eq!(state_of(&e, &v("0.32.0")), State::Clean);
         assert!(State::Affected.is_tested() && !State::InRange.is_tested());
+    }
+
+    #[test]
+    fn observations_test_untested_versions_and_conflict_with_listings() {
+        // F8: affected on 0.28, nothing fixed; F2: fixed in 0.32.0.
+        let f8 = entry(&["0.28"], &["0.31"], None, None, None);
+        let shown = Seen {
+            shown: true,
+            absent: false,
+        };
+        let absent = Seen {
+            shown: false,
+            absent: true,
+        };
+        let both = Seen {
+            shown: true,
+            absent: true,
+        };
+        let none = Seen::default();
+        let r = |e: &EngineEntry, ver: &str, s: Seen| resolve(e, &v(ver), s);
+        // In range and unknown versions become tested by what runs show.
+        assert_eq!(
+            r(&f8, "0.30", shown),
+            (State::Affected, Source::Observed, None)
+        );
+        assert_eq!(
+            r(&f8, "0.33", shown),
+            (State::Affected, Source::Observed, None)
+        );
+        assert_eq!(
+            r(&f8, "0.30", absent),
+            (State::Clean, Source::Observed, None)
+        );
+        assert_eq!(
+            r(&f8, "0.27", absent),
+            (State::Clean, Source::Observed, None)
+        );
+        assert_eq!(
+            r(&f8, "0.30", both),
+            (State::Affected, Source::Observed, None)
+        );
+        assert_eq!(
+            r(&f8, "0.30", none),
+            (State::InRange, Source::Inferred, None)
+        );
+        assert_eq!(
+            r(&f8, "0.27", none),
+            (State::Unknown, Source::Inferred, None)
+        );
+        // Listings stay, and say where runs disagree.
+        assert_eq!(
+            r(&f8, "0.28", shown),
+            (State::Affected, Source::Record, None)
+        );
+        assert_eq!(
+            r(&f8, "0.28", absent),
+            (
+                State::Affected,
+                Source::Record,
+                Some(Conflict::AbsentWhereAffected)
+            )
+        );
+        assert_eq!(
+            r(&f8, "0.31", shown),
+            (
+                State::Clean,
+                Source::Record,
+                Some(Conflict::ShownWhere(State::Clean))
+            )
+        );
+        let f2 = entry(&["0.28"], &[], None, Some("0.32.0"), Some("0.31"));
+        assert_eq!(
+            r(&f2, "0.32.1", shown),
+            (
+                State::Fixed,
+                Source::Inferred,
+                Some(Conflict::ShownWhere(State::Fixed))
+            )
+        );
+        assert_eq!(
+            r(&f2, "0.31", shown),
+            (
+                State::Mitigated,
+                Source::Inferred,
+                Some(Conflict::ShownWhere(State::Mitigated))
+            )
+        );
+        assert_eq!(
+            r(&f2, "0.32.1", absent),
+            (State::Fixed, Source::Inferred, None)
+        );
     }
 
     #[test]

@@ -209,8 +209,10 @@
 
   // An engine entry as pages embed it and findings.json exports it:
   // { affected: [..], clean: [..], seen: [..], introduced_in, fixed_in,
-  // mitigated_in }, version strings, any of them missing. Parses it once
-  // for stateOf.
+  // mitigated_in, observed: [{v, state}] }, version strings, any of them
+  // missing. `observed` holds the versions the site's runs tested where the
+  // record leaves them untested (src/state.rs, `resolve`), with the state
+  // they gave them. Parses it once for stateOf.
   function entry(e) {
     function list(xs) { return (xs || []).map(must); }
     function one(x) { return x === null || x === undefined ? null : must(x); }
@@ -220,16 +222,29 @@
       seen: list(e.seen),
       introduced_in: one(e.introduced_in),
       fixed_in: one(e.fixed_in),
-      mitigated_in: one(e.mitigated_in)
+      mitigated_in: one(e.mitigated_in),
+      observed: (e.observed || []).map(function (o) { return { v: must(o.v), state: o.state }; })
     };
   }
 
+  // The state the runs observed at `v`, or null.
+  function observedAt(e, v) {
+    var os = e.observed || [];
+    for (var i = 0; i < os.length; i++) {
+      if (compare(os[i].v, v) === 0) return os[i].state;
+    }
+    return null;
+  }
+
   // The state of version `v` under a parsed entry: the precedence of
-  // src/state.rs, first match wins.
+  // src/state.rs, first match wins; a version the record leaves untested
+  // takes the state the runs observed there.
   function stateOf(e, v) {
     if (contains(e.affected, v)) return "affected";
     if (contains(e.clean, v)) return "clean";
     if (contains(e.seen, v)) return "seen";
+    var seen = observedAt(e, v);
+    if (seen !== null) return seen;
     if (e.fixed_in !== null && compare(v, e.fixed_in) >= 0) return "fixed";
     if (e.mitigated_in !== null && compare(v, e.mitigated_in) >= 0) return "mitigated";
     var low = e.introduced_in;
@@ -259,6 +274,7 @@
     isPrerelease: isPrerelease,
     entry: entry,
     stateOf: stateOf,
+    observedAt: observedAt,
     isTested: function (s) { return s === "affected" || s === "clean" || s === "seen"; },
     LABELS: LABELS,
     ORDER: ORDER

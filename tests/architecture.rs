@@ -26,6 +26,9 @@ const LAYERS: &[&[&str]] = &[
     // the benchmark tools' result files.
     // ... and runs set side by side.
     &["markdown", "chart", "results", "checks", "compare"],
+    // What a run's evidence shows of a finding's problem (read through the
+    // checks' view of a run).
+    &["symptoms"],
     // Stage 1.
     &["load"],
     // Stage 2.

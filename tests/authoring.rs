@@ -55,9 +55,9 @@ fn list_as_a_table() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "ID  STATE      GROUP    STATUS     TITLE\n\
-         F7  in range   speed    open       The cache size changed between starts\n\
-         F9  in range   answers  fixed      Answers changed under speculation\n"
+        "ID  STATE     GROUP    OVERALL    TITLE\n\
+         F7  in range  speed    open       The cache size changed between starts\n\
+         F9  in range  answers  fixed      Answers changed under speculation\n"
     );
     let by_status = site.run(&["list", "--status", "fixed"]);
     assert_eq!(by_status.stdout, "ID  GROUP    STATUS     TITLE\nF9  answers  fixed      Answers changed under speculation\n");

@@ -302,9 +302,36 @@ fn lint_reads_the_recorded_runs() {
         "{}",
         r.stdout
     );
+    // What the files show comes first: F8's problem, on a version its
+    // record lists; then what they show absent, and cannot tell.
     assert!(
+        r.stdout.contains("\n= shows F8 (preemptions-unlogged) on vLLM 0.28.0, as F8 lists\n    xray: 21 preemptions counted by `vllm:num_preemptions_total`; no line of the log mentions one\n    F8   Preempted requests left no line in the log\n"),
+        "{}",
         r.stdout
-            .ends_with("\nfindings lint: 1 check flags these files: concurrency-achieved\n"),
+    );
+    assert!(
+        r.stdout.contains("\n- absent F10 (pauses-uncounted) on vLLM 0.28.0: xray: 21 preemptions during the run, and the server's counter counts them; a version F10 does not list: importing this run makes it clean\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("\n? cannot tell F6 (pool-size-jump) on vLLM 0.28.0: xray: this start printed a KV pool of 26,093 tokens, and the run has no other start of vLLM 0.28.0 with the same model and flags to hold it against\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.ends_with(
+            "\nfindings lint: 1 check flags these files: concurrency-achieved; they show F8 (preemptions-unlogged)\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // On a version F8 does not list, the lint says what importing the run
+    // would make of it.
+    let live = runs.join("vllm-0.30/live");
+    let r = common::run_in(&bundled, &["lint", live.to_str().unwrap()]);
+    assert!(
+        r.stdout.contains("\n= shows F8 (preemptions-unlogged) on vLLM 0.30.0, a version F8 does not list: importing this run makes it affected\n    live: 22 preemptions counted by `vllm:num_preemptions_total`; no line of the log mentions one\n"),
         "{}",
         r.stdout
     );
@@ -312,7 +339,7 @@ fn lint_reads_the_recorded_runs() {
     let all = common::run_in(&bundled, &["lint", runs.to_str().unwrap()]);
     assert_eq!(all.code, 1, "{}{}", all.stdout, all.stderr);
     assert!(
-        all.stdout.ends_with("\nfindings lint: 8 of 20 runs flagged: concurrency-achieved (8 runs), no-lost-requests (1 run)\n"),
+        all.stdout.ends_with("\nfindings lint: 8 of 20 runs flagged: concurrency-achieved (8 runs), no-lost-requests (1 run); the runs show F5 (running-limit-lowered) in 1 run, F8 (preemptions-unlogged) in 6 runs, F10 (pauses-uncounted) in 1 run, F11 (counter-moves-on-completion) in 8 runs\n"),
         "{}",
         all.stdout
     );

@@ -54,7 +54,7 @@ const YAMLS: [Yaml; 3] = [
         title_line: 3,
         end_line: 23,
         broken: "3 findings and 1 run",
-        known: "known fields: id, title, group, advice, status, status_note, summary, published, updated, found_by, engines, models, hardware, tags, links, runs, charts, checks, aliases, draft, withdrawn, superseded_by",
+        known: "known fields: id, title, group, advice, status, status_note, summary, published, updated, found_by, engines, models, hardware, tags, links, runs, charts, checks, symptoms, acknowledged, aliases, draft, withdrawn, superseded_by",
     },
     Yaml {
         file: RUN,

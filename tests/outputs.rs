@@ -982,8 +982,18 @@ fn json_export_round_trips_into_the_record_model() {
                     versions,
                     ix.versions.iter().map(|v| v.as_str()).collect::<Vec<_>>()
                 );
+                // The first entry of an engine is the one runs test.
+                let k = f.engines.iter().position(|x| x.engine == e.engine).unwrap();
+                let first = std::ptr::eq(&f.engines[k], e);
                 for (s, ver) in xe.states.iter().zip(&ix.versions) {
-                    assert_eq!(s.state, state_of(e, ver).as_str());
+                    if first {
+                        let (state, source, at) = model.state_at(i, k, ver);
+                        assert_eq!(s.state, state.as_str());
+                        assert_eq!(s.source, source.as_str());
+                        assert_eq!(s.observations.len(), at.map_or(0, |a| a.deciding().count()));
+                    } else {
+                        assert_eq!(s.state, state_of(e, ver).as_str());
+                    }
                 }
                 if let Some(k) = ix.findings.iter().position(|&r| r == i) {
                     let matrix: Vec<&str> = ix.cells[k].iter().map(|s| s.as_str()).collect();

@@ -30,7 +30,7 @@ pub mod source;
 pub use resolve::{Pin, Problem};
 pub use source::{Catalog, CatalogEngine, CatalogFinding};
 
-use crate::state::{state_of, State};
+use crate::state::State;
 use crate::version::Version;
 
 /// Which states fail a run (`--fail-on`).
@@ -195,8 +195,7 @@ pub fn audit(
             .iter()
             .enumerate()
             .filter_map(|(i, f)| {
-                let entry = f.entries.iter().find(|e| &e.engine == id)?;
-                let state = state_of(entry, &d.version);
+                let state = f.state(id, &d.version)?;
                 Some(Hit {
                     finding: i,
                     state,

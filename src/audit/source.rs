@@ -10,6 +10,7 @@
 use crate::model::Model;
 use crate::outputs::export::{EntryExport, Export, SCHEMA_VERSION};
 use crate::record::EngineEntry;
+use crate::state::{Source, State};
 use crate::urls;
 use crate::version::Version;
 use serde::Deserialize;
@@ -68,6 +69,27 @@ pub struct CatalogFinding {
     pub entries: Vec<EngineEntry>,
     /// The checks that carry its advice (`findings lint` applies them).
     pub checks: Vec<String>,
+    /// The symptoms that show its problem in a run (`findings lint`
+    /// observes them).
+    pub symptoms: Vec<String>,
+    /// The versions runs tested where the record leaves them untested:
+    /// engine id, version and the state the runs gave it.
+    pub observed: Vec<(String, Version, State)>,
+}
+
+impl CatalogFinding {
+    /// The state of `version` under the entry for `engine`, as the site
+    /// gives it: what the runs observed where the record leaves the
+    /// version untested, else the record's; `None` without an entry.
+    pub fn state(&self, engine: &str, version: &Version) -> Option<State> {
+        let entry = self.entries.iter().find(|e| e.engine == engine)?;
+        let observed = self
+            .observed
+            .iter()
+            .find(|(e, v, _)| e == engine && v == version)
+            .map(|x| x.2);
+        Some(observed.unwrap_or_else(|| crate::state::state_of(entry, version)))
+    }
 }
 
 /// Why a source gave no catalog.
@@ -135,6 +157,8 @@ impl Catalog {
                 url: format!("{}{}", model.site.base_url, urls::short(f.id)),
                 entries: f.engines.clone(),
                 checks: f.checks.clone(),
+                symptoms: f.symptoms.clone(),
+                observed: observed_of(model, f.id),
             })
             .collect();
         Catalog {
@@ -172,6 +196,21 @@ impl Catalog {
                 url: f.urls.permalink.clone(),
                 entries,
                 checks: f.checks.clone(),
+                symptoms: f.symptoms.clone(),
+                observed: f
+                    .engines
+                    .iter()
+                    .flat_map(|e| {
+                        e.states
+                            .iter()
+                            .filter(|s| s.source == Source::Observed.as_str())
+                            .filter_map(|s| {
+                                let state =
+                                    State::ALL.into_iter().find(|x| x.as_str() == s.state)?;
+                                Some((e.engine.clone(), Version::parse(&s.version).ok()?, state))
+                            })
+                    })
+                    .collect(),
             });
         }
         Ok(Catalog {
@@ -185,6 +224,25 @@ impl Catalog {
     pub fn engine(&self, id: &str) -> Option<usize> {
         self.engines.iter().position(|e| e.id == id)
     }
+}
+
+/// The versions runs tested for the finding numbered `id` where its record
+/// leaves them untested.
+fn observed_of(model: &Model, id: u32) -> Vec<(String, Version, State)> {
+    let Some(&i) = model.by_id.get(&id) else {
+        return Vec::new();
+    };
+    let f = &model.findings[i];
+    let mut out = Vec::new();
+    for (e, versions) in &model.observed[i] {
+        for v in versions.keys() {
+            let (state, source, _) = model.state_at(i, *e, v);
+            if source == Source::Observed {
+                out.push((f.engines[*e].engine.clone(), v.clone(), state));
+            }
+        }
+    }
+    out
 }
 
 /// An export's engine entry as the record it was written from.

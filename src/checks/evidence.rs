@@ -86,6 +86,57 @@ const NAMES: &[Source] = &[
         None,
     ),
     ("failed", &["failed"], &["failed"], None),
+    (
+        "preemptions_counted",
+        &["preemptions_counted"],
+        &["preemptions_counted"],
+        None,
+    ),
+    (
+        "preemption_log_lines",
+        &["preemption_log_lines"],
+        &["preemption_log_lines"],
+        None,
+    ),
+    (
+        "running_limit_asked",
+        &["running_limit_asked"],
+        &["running_limit_asked"],
+        None,
+    ),
+    (
+        "running_limit_cause",
+        &["running_limit_cause"],
+        &["running_limit_cause"],
+        None,
+    ),
+    ("prefix_cache", &["prefix_cache"], &["prefix_cache"], None),
+    (
+        "recurrent_state",
+        &["recurrent_state"],
+        &["recurrent_state"],
+        None,
+    ),
+    ("start_args", &["start_args"], &["start_args"], None),
+    (
+        "counter_readings",
+        &["counter_readings"],
+        &["counter_readings"],
+        None,
+    ),
+    (
+        "counter_moves",
+        &["counter_moves"],
+        &["counter_moves"],
+        None,
+    ),
+    (
+        "engine_outlived_server",
+        &["engine_outlived_server"],
+        &["engine_outlived_server"],
+        None,
+    ),
+    ("model", &["model"], &["model"], Some("model")),
     ("completed", &[], &["completed"], None),
     ("num_prompts", &[], &["num_prompts"], None),
 ];
@@ -173,6 +224,7 @@ impl<'r> Evidence<'r> {
         let own = match field {
             Some("client") => run.client.as_ref(),
             Some("endpoint") => run.endpoint.as_ref(),
+            Some("model") => run.model.as_ref(),
             _ => None,
         };
         if let (Some(v), true) = (own, out.is_empty()) {
@@ -185,6 +237,46 @@ impl<'r> Evidence<'r> {
             });
         }
         out
+    }
+
+    /// The values of `name` that setup `i` measured: those of its result
+    /// files and of the rows that name it, and, in a run of one setup,
+    /// those of no setup too.
+    pub fn of_setup(&self, name: &str, i: usize) -> Vec<Value> {
+        let only = self.run.setups.len() == 1;
+        self.values(name)
+            .into_iter()
+            .filter(|v| v.setup == Some(i) || (only && v.setup.is_none()))
+            .collect()
+    }
+
+    /// Where a table leaves the column `name` empty in a row of setup `i`
+    /// (a row that names it, or any row in a run of one setup): a table
+    /// typed by hand says so that there is no such value (a server with no
+    /// counter of its pauses), which is not the same as not recording it.
+    pub fn blank_of_setup(&self, name: &str, i: usize) -> Option<Place> {
+        let &(_, _, columns, _) = NAMES.iter().find(|n| n.0 == name)?;
+        let run = self.run;
+        for t in run.tables.iter().filter(|t| t.derived.is_none()) {
+            let Some(col) = columns.iter().find_map(|c| t.index(c)) else {
+                continue;
+            };
+            let (setup_col, engine_col) = (t.index("setup"), t.index("engine"));
+            for (r, row) in t.rows.iter().enumerate() {
+                let setup = match (setup_col, engine_col) {
+                    (Some(k), _) => run.setups.iter().position(|s| s.name() == row[k]),
+                    (None, Some(k)) => self.only_setup_of(&row[k]),
+                    _ => (run.setups.len() == 1).then_some(0),
+                };
+                if setup == Some(i) && row.get(col).is_none_or(|c| c.trim().is_empty()) {
+                    return Some(Place::Row {
+                        table: t.file.clone(),
+                        line: t.row_lines.get(r).copied().unwrap_or(r + 2),
+                    });
+                }
+            }
+        }
+        None
     }
 
     /// The distinct values of `name`, as written, in the order they come.
@@ -226,6 +318,12 @@ impl<'r> Evidence<'r> {
             (Some((i, _)), None) => Some(i),
             _ => None,
         }
+    }
+
+    /// The name of setup `i`'s engine as the site gives it.
+    pub fn engine_name(&self, i: usize) -> &str {
+        let e = self.run.setups.get(i).map_or("", |s| s.engine.as_str());
+        self.names.get(e).map_or(e, String::as_str)
     }
 
     /// The name of setup `i` as readers know it: its label, else the

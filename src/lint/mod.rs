@@ -3,12 +3,15 @@
 //! `findings import` reads, told apart by content) as one run, applies the
 //! checks (`crate::checks`) to it, and reports each flag with the advice,
 //! "What to do" and permanent address of every finding that names the
-//! check. The findings come from the records of a folder or from a
+//! check; then what the files observe of the findings' symptoms
+//! (`crate::symptoms`), and what importing them would make of each
+//! version's state (`effect.rs`). The findings come from the records of a folder or from a
 //! published site's `findings.json`, as `findings audit` gets them.
 //!
 //! Nothing is written: the run exists only in memory, its files read where
 //! they are.
 
+pub mod effect;
 pub mod report;
 
 use crate::audit::source::{Catalog, CatalogFinding};
@@ -16,6 +19,7 @@ use crate::checks::{self, Outcome, Place, Verdict};
 use crate::load::{self, ResultInput};
 use crate::record::Run;
 use crate::results::{self, Cell, Fact, Format, ReadError};
+use crate::symptoms::{self, Observation};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -39,6 +43,10 @@ pub struct Lint {
     pub runs: Vec<LintRun>,
     /// For each check, the findings that name it.
     pub findings: BTreeMap<String, Vec<CatalogFinding>>,
+    /// For each symptom, the findings that name it.
+    pub symptom_findings: BTreeMap<String, Vec<CatalogFinding>>,
+    /// The engines' names, by id.
+    pub engine_names: BTreeMap<String, String>,
     /// Where the findings came from, in words.
     pub source: String,
     /// Files of a folder of run folders that lie outside every run folder
@@ -56,6 +64,11 @@ pub struct LintRun {
     pub inputs: Vec<(String, PathBuf)>,
     /// Every check that applies, with its verdict.
     pub outcomes: Vec<Outcome>,
+    /// What the symptoms the findings name say of each setup.
+    pub observations: Vec<Observation>,
+    /// The run's setups: engine id, version as the files or options give
+    /// it, and name.
+    pub setups: Vec<(String, Option<String>, String)>,
 }
 
 impl Lint {
@@ -168,9 +181,13 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
             "name the result files (or run folders) to lint".into(),
         ));
     }
-    if !catalog.findings.iter().any(|f| !f.checks.is_empty()) {
+    if !catalog
+        .findings
+        .iter()
+        .any(|f| !f.checks.is_empty() || !f.symptoms.is_empty())
+    {
         return Err(LintError::Usage(format!(
-            "no finding of {} names a check, so there is nothing to lint against (a findings.json published before checks were carries none: build the site again)",
+            "no finding of {} names a check or a symptom, so there is nothing to lint against (a findings.json published before checks were carries none: build the site again)",
             catalog.source
         )));
     }
@@ -209,27 +226,35 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         .map(|e| (e.id.clone(), e.name.clone()))
         .collect();
     let mut findings: BTreeMap<String, Vec<CatalogFinding>> = BTreeMap::new();
+    let mut symptom_findings: BTreeMap<String, Vec<CatalogFinding>> = BTreeMap::new();
     for f in &catalog.findings {
         for c in &f.checks {
             findings.entry(c.clone()).or_default().push(f.clone());
         }
+        for s in &f.symptoms {
+            symptom_findings
+                .entry(s.clone())
+                .or_default()
+                .push(f.clone());
+        }
     }
+    let named = Named {
+        engines: &names,
+        checks: &findings,
+        symptoms: &symptom_findings,
+    };
     let mut runs = Vec::new();
     if !together.is_empty() {
-        runs.push(lint_run(opts, None, together, &names, &findings)?);
+        runs.push(lint_run(opts, None, together, &named)?);
     }
     for (folder, input) in found {
-        runs.push(lint_run(
-            opts,
-            Some(folder),
-            vec![input],
-            &names,
-            &findings,
-        )?);
+        runs.push(lint_run(opts, Some(folder), vec![input], &named)?);
     }
     Ok(Lint {
         runs,
         findings,
+        symptom_findings,
+        engine_names: names,
         source: catalog.source.clone(),
         skipped,
     })
@@ -376,14 +401,21 @@ fn file_input(path: &Path) -> Result<Input, LintError> {
     })
 }
 
-/// The inputs as one run, and the verdicts on it of the checks the
-/// findings name.
+/// What the lint looks things up in: the engines' names, and the findings
+/// that name each check and each symptom.
+struct Named<'a> {
+    engines: &'a BTreeMap<String, String>,
+    checks: &'a BTreeMap<String, Vec<CatalogFinding>>,
+    symptoms: &'a BTreeMap<String, Vec<CatalogFinding>>,
+}
+
+/// The inputs as one run, the verdicts on it of the checks the findings
+/// name, and what the symptoms they name say of it.
 fn lint_run(
     opts: &LintOptions,
     folder: Option<PathBuf>,
     inputs: Vec<Input>,
-    names: &BTreeMap<String, String>,
-    findings: &BTreeMap<String, Vec<CatalogFinding>>,
+    named: &Named<'_>,
 ) -> Result<LintRun, LintError> {
     let mut seen = std::collections::BTreeSet::new();
     for i in &inputs {
@@ -396,14 +428,24 @@ fn lint_run(
     }
     let run = as_run(opts, &inputs)?;
     // The checks the findings name: their advice is what a flag reports.
-    let outcomes = checks::evaluate(&run, names)
+    let outcomes = checks::evaluate(&run, named.engines)
         .into_iter()
-        .filter(|o| findings.contains_key(o.check))
+        .filter(|o| named.checks.contains_key(o.check))
+        .collect();
+    let observations = symptoms::observe(&run, named.engines)
+        .into_iter()
+        .filter(|o| named.symptoms.contains_key(o.symptom))
         .collect();
     Ok(LintRun {
         folder,
         inputs: inputs.into_iter().map(|i| (i.entry, i.path)).collect(),
         outcomes,
+        observations,
+        setups: run
+            .setups
+            .iter()
+            .map(|s| (s.engine.clone(), s.version.clone(), s.name()))
+            .collect(),
     })
 }
 

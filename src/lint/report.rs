@@ -2,16 +2,132 @@
 //! Markdown for a pull-request comment, and GitHub workflow commands
 //! (annotations on the result file). Each flag comes with every finding
 //! that names its check: its advice, "What to do" and permanent address.
+//! What the files show of the findings' symptoms comes first, each with
+//! what importing them would do to the version's state (`effect.rs`).
 
+use super::effect::effect;
 use super::{Lint, LintRun};
 use crate::audit::report::command;
 use crate::audit::source::CatalogFinding;
 use crate::checks::{Outcome, Verdict};
+use crate::symptoms::{Observation, Outcome as Seen};
 use std::fmt::Write as _;
 
+/// One observation of a run against one finding that names its symptom:
+/// the setup's engine name and version, and what importing the run would
+/// do to the finding's state there.
+pub struct Said<'l> {
+    /// The observation.
+    pub observation: &'l Observation,
+    /// The finding.
+    pub finding: &'l CatalogFinding,
+    /// The setup's engine, as the site names it.
+    pub engine: String,
+    /// The setup's version, as written.
+    pub version: Option<&'l str>,
+    /// The setup's name in the run.
+    pub setup: &'l str,
+    /// What importing the run does to the finding's state at that version.
+    pub effect: Option<String>,
+}
+
+impl Said<'_> {
+    /// "F8 (preemptions-unlogged) on vLLM 0.33".
+    pub fn head(&self) -> String {
+        format!(
+            "F{} ({}) on {}{}",
+            self.finding.id,
+            self.observation.symptom,
+            self.engine,
+            self.version.map(|v| format!(" {v}")).unwrap_or_default()
+        )
+    }
+
+    /// What the observation rests on, without "cannot tell: ".
+    pub fn says(&self) -> &str {
+        let s = self.observation.says.as_str();
+        s.strip_prefix("cannot tell: ").unwrap_or(s)
+    }
+}
+
+/// Each observation of `run`, once per finding that names its symptom,
+/// shown first, then absent, then cannot tell.
+pub fn observed<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
+    let mut out = Vec::new();
+    for o in &run.observations {
+        let Some((engine, version, setup)) = run.setups.get(o.setup) else {
+            continue;
+        };
+        let name = l.engine_names.get(engine).unwrap_or(engine);
+        for f in l.symptom_findings.get(o.symptom).into_iter().flatten() {
+            out.push(Said {
+                observation: o,
+                finding: f,
+                engine: name.clone(),
+                version: version.as_deref(),
+                setup,
+                effect: effect(
+                    f,
+                    engine,
+                    name,
+                    version.as_deref(),
+                    o.outcome,
+                    "importing this run",
+                ),
+            });
+        }
+    }
+    out.sort_by_key(|s| s.observation.outcome);
+    out
+}
+
+/// "; they show F8 (preemptions-unlogged)", or for a folder of runs
+/// "; 2 runs show F8 (preemptions-unlogged)": the findings whose symptoms
+/// the files show, each once; nothing when none.
+fn shows(l: &Lint) -> String {
+    let mut by: Vec<((u32, &str), usize)> = Vec::new();
+    for run in &l.runs {
+        let mut mine: Vec<(u32, &str)> = observed(l, run)
+            .iter()
+            .filter(|s| s.observation.outcome == Seen::Shown)
+            .map(|s| (s.finding.id, s.observation.symptom))
+            .collect();
+        mine.sort_unstable();
+        mine.dedup();
+        for m in mine {
+            match by.iter_mut().find(|(x, _)| *x == m) {
+                Some((_, n)) => *n += 1,
+                None => by.push((m, 1)),
+            }
+        }
+    }
+    by.sort_unstable();
+    let by: Vec<(String, usize)> = by
+        .into_iter()
+        .map(|((id, symptom), n)| (format!("F{id} ({symptom})"), n))
+        .collect();
+    if by.is_empty() {
+        return String::new();
+    }
+    if l.runs.len() == 1 {
+        let all: Vec<&str> = by.iter().map(|(m, _)| m.as_str()).collect();
+        return format!("; they show {}", all.join(", "));
+    }
+    let all: Vec<String> = by
+        .iter()
+        .map(|(m, n)| format!("{m} in {} run{}", n, if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!("; the runs show {}", all.join(", "))
+}
+
 /// The last line of every format: how many checks flag the files (of
-/// each run, when a folder of runs was linted).
+/// each run, when a folder of runs was linted), and the findings whose
+/// symptoms they show.
 pub fn verdict(l: &Lint) -> String {
+    format!("{}{}", checks_verdict(l), shows(l))
+}
+
+fn checks_verdict(l: &Lint) -> String {
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -79,6 +195,21 @@ pub fn table(l: &Lint) -> String {
         if let Some(h) = heading {
             let _ = writeln!(out, "{h}");
         }
+        let said = observed(l, run);
+        for s in said.iter().filter(|s| s.observation.outcome == Seen::Shown) {
+            let effect = s
+                .effect
+                .as_deref()
+                .map(|e| format!(", {e}"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "= shows {}{effect}", s.head());
+            let _ = writeln!(out, "    {}: {}", s.setup, s.says());
+            let f = s.finding;
+            let _ = writeln!(out, "    F{:<3} {}", f.id, f.title);
+            let _ = writeln!(out, "         Advice: {}", f.advice);
+            let _ = writeln!(out, "         {}", f.url);
+            out.push('\n');
+        }
         for o in run.flags() {
             let (file, line) = run.place(o);
             let _ = writeln!(out, "! {}  {}:{line}", o.check, file.display());
@@ -114,10 +245,33 @@ pub fn table(l: &Lint) -> String {
                 o.message
             );
         }
+        let quiet: Vec<&Said<'_>> = said
+            .iter()
+            .filter(|s| s.observation.outcome != Seen::Shown)
+            .collect();
+        for s in &quiet {
+            let mark = if s.observation.outcome == Seen::Absent {
+                "- absent"
+            } else {
+                "? cannot tell"
+            };
+            let effect = s
+                .effect
+                .as_deref()
+                .map(|e| format!("; {e}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{mark} {}: {}: {}{effect}",
+                s.head(),
+                s.setup,
+                s.says()
+            );
+        }
         if run.outcomes.is_empty() && l.runs.len() > 1 {
             let _ = writeln!(out, "  no check applies");
         }
-        if l.runs.len() > 1 && (!rest.is_empty() || run.outcomes.is_empty()) {
+        if l.runs.len() > 1 && (!rest.is_empty() || !quiet.is_empty() || run.outcomes.is_empty()) {
             out.push('\n');
         }
     }
@@ -155,6 +309,23 @@ pub fn json(l: &Lint) -> String {
             }));
         }
     }
+    let mut observations: Vec<serde_json::Value> = Vec::new();
+    for run in &l.runs {
+        for s in observed(l, run) {
+            let f = s.finding;
+            observations.push(serde_json::json!({
+                "run": run.name(),
+                "setup": s.setup,
+                "engine": run.setups[s.observation.setup].0,
+                "version": s.version,
+                "symptom": s.observation.symptom,
+                "outcome": s.observation.outcome.as_str(),
+                "says": s.observation.says,
+                "finding": {"id": f.id, "label": format!("F{}", f.id), "title": f.title, "advice": f.advice, "url": f.url},
+                "effect": s.effect,
+            }));
+        }
+    }
     let paths = |ps: &mut dyn Iterator<Item = &std::path::PathBuf>| {
         ps.map(|p| p.display().to_string()).collect::<Vec<_>>()
     };
@@ -170,6 +341,7 @@ pub fn json(l: &Lint) -> String {
         "skipped": paths(&mut l.skipped.iter()),
         "flagged": l.flags().count(),
         "checks": checks,
+        "observations": observations,
         "verdict": verdict(l),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
@@ -182,6 +354,25 @@ pub fn markdown(l: &Lint) -> String {
     for (heading, run) in runs(l) {
         if let Some(h) = heading {
             let _ = writeln!(out, "#### `{h}`\n");
+        }
+        let said = observed(l, run);
+        for s in said.iter().filter(|s| s.observation.outcome == Seen::Shown) {
+            let f = s.finding;
+            let _ = writeln!(
+                out,
+                "- **Shows [F{}: {}]({})** (`{}`) on {}{}: {}{}",
+                f.id,
+                f.title.replace('[', "\\[").replace(']', "\\]"),
+                f.url,
+                s.observation.symptom,
+                s.engine,
+                s.version.map(|v| format!(" {v}")).unwrap_or_default(),
+                s.says(),
+                s.effect
+                    .as_deref()
+                    .map(|e| format!(" ({e})"))
+                    .unwrap_or_default()
+            );
         }
         for o in run.flags() {
             let (file, line) = run.place(o);
@@ -225,6 +416,31 @@ pub fn markdown(l: &Lint) -> String {
                 );
             }
         }
+        let quiet: Vec<&Said<'_>> = said
+            .iter()
+            .filter(|s| s.observation.outcome != Seen::Shown)
+            .collect();
+        if !quiet.is_empty() {
+            out.push_str("\n| finding | symptom | on | outcome | what the files show |\n|---|---|---|---|---|\n");
+            for s in quiet {
+                let _ = writeln!(
+                    out,
+                    "| [F{}]({}) | `{}` | {}{} | {} | {}{} |",
+                    s.finding.id,
+                    s.finding.url,
+                    s.observation.symptom,
+                    s.engine,
+                    s.version.map(|v| format!(" {v}")).unwrap_or_default(),
+                    s.observation.outcome.label(),
+                    s.says().replace('|', "\\|"),
+                    s.effect
+                        .as_deref()
+                        .map(|e| format!(" ({e})"))
+                        .unwrap_or_default()
+                        .replace('|', "\\|")
+                );
+            }
+        }
         if l.runs.len() > 1 {
             out.push('\n');
         }
@@ -263,6 +479,32 @@ pub fn github(l: &Lint) -> String {
             &title,
             &message,
         );
+    }
+    for run in &l.runs {
+        for s in observed(l, run) {
+            if s.observation.outcome != Seen::Shown {
+                continue;
+            }
+            let file = run.inputs.first().map(|(_, p)| p.display().to_string());
+            let f = s.finding;
+            let mut message = format!("{}: {}", s.setup, s.says());
+            if let Some(e) = &s.effect {
+                let _ = write!(message, "\n{e}");
+            }
+            let _ = write!(
+                message,
+                "\nF{}: {}\nAdvice: {}\n{}",
+                f.id, f.title, f.advice, f.url
+            );
+            command(
+                &mut out,
+                "notice",
+                file.as_deref(),
+                1,
+                &format!("shows {}", s.head()),
+                &message,
+            );
+        }
     }
     let _ = writeln!(out, "findings lint: {}", verdict(l));
     out

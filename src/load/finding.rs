@@ -180,6 +180,8 @@ pub(super) fn parse_finding(
     let runs = doc.string_list(obj, "runs");
     let charts = doc.string_list(obj, "charts");
     let checks = super::check_names::check_list(&mut doc, obj, "checks");
+    let symptoms = super::check_names::symptom_list(&mut doc, obj, "symptoms");
+    let acknowledged = super::check_names::run_acknowledged(&mut doc, obj, &symptoms);
     let aliases = doc.string_list(obj, "aliases");
     let draft = doc.opt_bool(obj, "draft");
     let withdrawn = match doc.get(obj, "withdrawn") {
@@ -233,6 +235,8 @@ pub(super) fn parse_finding(
         runs,
         charts,
         checks,
+        symptoms,
+        acknowledged,
         aliases,
         draft,
         withdrawn,

@@ -124,6 +124,8 @@ const FINDING_FIELDS: &[&str] = &[
     "runs",
     "charts",
     "checks",
+    "symptoms",
+    "acknowledged",
     "aliases",
     "draft",
     "withdrawn",
@@ -164,6 +166,7 @@ const COMPARE_FIELDS: &[&str] = &[
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
 const RESULT_FIELDS: &[&str] = &["path", "setup"];
 const ACK_FIELDS: &[&str] = &["check", "reason"];
+const RUN_ACK_FIELDS: &[&str] = &["run", "symptom", "reason"];
 const TABLE_FIELDS: &[&str] = &["file", "title", "columns", "derive"];
 const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];
 const CHART_FIELDS: &[&str] = &[

@@ -18,6 +18,7 @@
 use crate::model::{EngineIndex, Model};
 use crate::record::{EngineEntry, Status};
 use crate::render::cards::FindingText;
+use crate::state::Source;
 use crate::urls;
 use serde::Serialize;
 
@@ -43,11 +44,24 @@ struct EntryJson<'a> {
     fixed_in: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mitigated_in: Option<&'a str>,
+    /// The versions the site's runs tested where the record leaves them
+    /// untested, with the state they gave them (`static/versions.js`
+    /// takes them after the listed versions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    observed: Vec<ObservedJson>,
+}
+
+/// A version the runs tested, and the state they gave it.
+#[derive(Serialize)]
+struct ObservedJson {
+    v: String,
+    state: &'static str,
 }
 
 impl<'a> EntryJson<'a> {
     fn of(e: &'a EngineEntry) -> EntryJson<'a> {
         EntryJson {
+            observed: Vec::new(),
             affected: e.affected.iter().map(|v| v.as_str()).collect(),
             clean: e.clean.iter().map(|v| v.as_str()).collect(),
             seen: e.seen.iter().map(|v| v.as_str()).collect(),
@@ -117,7 +131,10 @@ pub(super) fn engine(model: &Model, texts: &[FindingText<'_>], ix: &EngineIndex)
             .iter()
             .filter_map(|&i| {
                 let f = &model.findings[i];
-                let entry = f.engines.iter().find(|x| x.engine == e.id)?;
+                let k = f.engines.iter().position(|x| x.engine == e.id)?;
+                let entry = &f.engines[k];
+                let mut json = EntryJson::of(entry);
+                json.observed = observed(model, i, k);
                 Some(EngineRow(
                     f.id,
                     &f.slug,
@@ -125,12 +142,30 @@ pub(super) fn engine(model: &Model, texts: &[FindingText<'_>], ix: &EngineIndex)
                     f.status.as_str(),
                     &f.group,
                     entry.note.as_deref(),
-                    EntryJson::of(entry),
+                    json,
                 ))
             })
             .collect(),
     };
     super::export::to_bytes(&data)
+}
+
+/// The versions of entry `k` of finding `i` that runs tested, as their
+/// pages spell them.
+fn observed(model: &Model, i: usize, k: usize) -> Vec<ObservedJson> {
+    let engine = &model.findings[i].engines[k].engine;
+    model.observed[i]
+        .iter()
+        .filter(|(x, _)| *x == k)
+        .flat_map(|(_, at)| at.keys())
+        .filter_map(|v| {
+            let (state, source, _) = model.state_at(i, k, v);
+            (source == Source::Observed).then(|| ObservedJson {
+                v: model.version_page(engine, v).to_string(),
+                state: state.as_str(),
+            })
+        })
+        .collect()
 }
 
 /// `filters.json`.

@@ -9,7 +9,6 @@ use crate::model::Model;
 use crate::render::cards::FindingText;
 use crate::render::reuse::Reuse;
 use crate::sink::{Sink, WriteError};
-use crate::state::state_of;
 use crate::urls;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -159,6 +158,13 @@ pub struct FindingExport {
     /// The runs its checks flagged (or that acknowledge breaking them).
     #[serde(default)]
     pub flagged_runs: Vec<super::evidence::FlaggedExport>,
+    /// The symptoms that show its problem in a run.
+    #[serde(default)]
+    pub symptoms: Vec<String>,
+    /// The runs whose observations contradict the record, and why it
+    /// stands.
+    #[serde(default)]
+    pub acknowledged: Vec<super::observed::AcknowledgedExport>,
     /// Old addresses.
     pub aliases: Vec<String>,
     /// Only true in a build with `--drafts`.
@@ -215,6 +221,13 @@ pub struct VersionState {
     /// `affected`, `clean`, `seen`, `fixed`, `mitigated`, `in-range` or
     /// `unknown`.
     pub state: String,
+    /// `record` (listed), `observed` (tested by runs where the record
+    /// leaves the version untested) or `inferred`.
+    #[serde(default)]
+    pub source: String,
+    /// The runs' observations that bear on it (shown or absent).
+    #[serde(default)]
+    pub observations: Vec<super::observed::ObservationExport>,
 }
 
 /// A link of a finding.
@@ -269,6 +282,9 @@ pub struct RunExport {
     /// The verdict of every check that applies to the run.
     #[serde(default)]
     pub checks: Vec<super::evidence::CheckExport>,
+    /// What every symptom says of each of its setups.
+    #[serde(default)]
+    pub observations: Vec<super::observed::RunObservationExport>,
     /// Tables with their data.
     pub tables: Vec<TableExport>,
     /// Chart specs.
@@ -387,7 +403,8 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
     let engines = f
         .engines
         .iter()
-        .map(|e| {
+        .enumerate()
+        .map(|(k, e)| {
             let versions = model
                 .engines
                 .iter()
@@ -405,9 +422,26 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
                 note: e.note.clone(),
                 states: versions
                     .iter()
-                    .map(|v| VersionState {
-                        version: v.to_string(),
-                        state: state_of(e, v).as_str().to_string(),
+                    .map(|v| {
+                        // An engine listed twice: the first entry is the
+                        // one observations count for.
+                        let first = f.engines.iter().position(|x| x.engine == e.engine) == Some(k);
+                        let (state, source, at) = if first {
+                            model.state_at(i, k, v)
+                        } else {
+                            let (s, src, _) = crate::state::resolve(e, v, Default::default());
+                            (s, src, None)
+                        };
+                        VersionState {
+                            version: v.to_string(),
+                            state: state.as_str().to_string(),
+                            source: source.as_str().to_string(),
+                            observations: at
+                                .into_iter()
+                                .flat_map(|at| at.deciding())
+                                .map(|o| super::observed::observation(model, o))
+                                .collect(),
+                        }
                     })
                     .collect(),
             }
@@ -448,6 +482,8 @@ pub fn finding(model: &Model, i: usize, t: &FindingText<'_>) -> FindingExport {
         charts: f.charts.clone(),
         checks: f.checks.clone(),
         flagged_runs: super::evidence::flagged(model, i),
+        symptoms: f.symptoms.clone(),
+        acknowledged: super::observed::acknowledged(model, i),
         aliases: f.aliases.clone(),
         draft: f.draft,
         withdrawn: f.withdrawn.as_ref().map(|w| WithdrawnExport {
@@ -490,6 +526,7 @@ fn run(model: &Model, r: usize) -> RunExport {
         notes: run.notes.clone(),
         results: super::evidence::of(run, base),
         checks: super::evidence::checks(model, r),
+        observations: super::observed::of_run(model, r),
         tables: run
             .tables
             .iter()

@@ -20,6 +20,7 @@ pub mod browse;
 pub mod evidence;
 pub mod export;
 pub mod feed;
+pub mod observed;
 pub mod search;
 pub mod sitemap;
 

@@ -6,12 +6,12 @@
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
 use super::view::{list_page, object, vlink, VersionLink};
-use super::{version, Ctx};
+use super::{observed, version, Ctx};
 use crate::model::{EngineIndex, Model};
 use crate::render::cards::Prepared;
 use crate::render::templates::{self, Templates};
 use crate::render::RenderError;
-use crate::state::State;
+use crate::state::{Source, State};
 use crate::urls::{self, ROOT};
 use std::collections::HashMap;
 
@@ -96,35 +96,74 @@ fn columns(ix: &EngineIndex) -> std::ops::Range<usize> {
     ix.versions.len().saturating_sub(MATRIX_VERSIONS)..ix.versions.len()
 }
 
-/// The cells of an engine's version matrix, by version and state, as the
-/// `state_cell` macro renders them: an engine page of 10,000 findings has
-/// tens of thousands of cells but a few dozen distinct ones, and tera
-/// calling the macro for each took most of the page's time.
+/// The cells of an engine's version matrix as the `state_cell` macro
+/// renders them: by version and state (an engine page of 10,000 findings
+/// has tens of thousands of cells but a few dozen distinct ones, and tera
+/// calling the macro for each took most of the page's time), and apart, by
+/// row and version, each cell whose state runs tested, which names its run.
+struct Cells {
+    by_state: HashMap<(usize, State), String>,
+    observed: HashMap<(usize, usize), String>,
+}
+
+impl Cells {
+    /// The cell of row `k` at version `j`, in state `s`.
+    fn get(&self, k: usize, j: usize, s: State) -> Option<&str> {
+        self.observed
+            .get(&(k, j))
+            .or_else(|| self.by_state.get(&(j, s)))
+            .map(String::as_str)
+    }
+}
+
 fn matrix_cells(
     model: &Model,
     templates: &Templates,
     ix: &EngineIndex,
-) -> Result<HashMap<(usize, State), String>, RenderError> {
+) -> Result<Cells, RenderError> {
     let e = &model.site.engines[ix.engine];
-    let mut out = HashMap::new();
-    for row in &ix.cells {
+    let render = |value: serde_json::Value| {
+        templates
+            .render_piece(templates::CELL, &value)
+            .map_err(|message| RenderError::Template {
+                template: templates::CELL.to_string(),
+                page: urls::engine(&e.id),
+                message,
+            })
+    };
+    let mut out = Cells {
+        by_state: HashMap::new(),
+        observed: HashMap::new(),
+    };
+    for (k, row) in ix.cells.iter().enumerate() {
         for j in columns(ix) {
             let s = row[j];
-            if out.contains_key(&(j, s)) {
+            if ix.sources[k][j] == Source::Observed {
+                let i = ix.findings[k];
+                let entry = model.findings[i]
+                    .engines
+                    .iter()
+                    .position(|x| x.engine == e.id);
+                let by = entry
+                    .and_then(|x| model.observed_at(i, x, &ix.versions[j]))
+                    .and_then(|at| observed::cell_by(model, at));
+                out.observed.insert(
+                    (k, j),
+                    render(serde_json::json!({
+                        "cell": {"state": s.as_str(), "label": s.label(), "tested": true, "by": by},
+                        "version": vlink(model, &e.id, &ix.versions[j]),
+                    }))?,
+                );
                 continue;
             }
-            let value = serde_json::json!({
+            if out.by_state.contains_key(&(j, s)) {
+                continue;
+            }
+            let html = render(serde_json::json!({
                 "cell": {"state": s.as_str(), "label": s.label(), "tested": s.is_tested()},
                 "version": vlink(model, &e.id, &ix.versions[j]),
-            });
-            let html = templates
-                .render_piece(templates::CELL, &value)
-                .map_err(|message| RenderError::Template {
-                    template: templates::CELL.to_string(),
-                    page: urls::engine(&e.id),
-                    message,
-                })?;
-            out.insert((j, s), html);
+            }))?;
+            out.by_state.insert((j, s), html);
         }
     }
     Ok(out)
@@ -137,7 +176,7 @@ fn page_of(
     ix: &EngineIndex,
     n: usize,
     legend: &[serde_json::Value],
-    cells_html: &HashMap<(usize, State), String>,
+    cells_html: &Cells,
 ) -> Job {
     let e = &model.site.engines[ix.engine];
     let cols = columns(ix);
@@ -156,18 +195,21 @@ fn page_of(
         model.site.page_size,
     );
     let range = pager.range(n);
-    let rows: Vec<serde_json::Value> = ix.findings[range.clone()]
-        .iter()
-        .zip(&ix.cells[range])
-        .map(|(&i, cells)| {
+    let rows: Vec<serde_json::Value> = range
+        .map(|k| {
+            let (i, cells) = (ix.findings[k], &ix.cells[k]);
             let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
             let html: String = cols
                 .clone()
-                .filter_map(|j| cells_html.get(&(j, cells[j])).map(String::as_str))
+                .filter_map(|j| cells_html.get(k, j, cells[j]))
                 .collect();
-            let cells: Vec<serde_json::Value> = cells[cols.clone()]
-                .iter()
-                .map(|s| serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested()}))
+            let cells: Vec<serde_json::Value> = cols
+                .clone()
+                .map(|j| {
+                    let (s, source) = (cells[j], ix.sources[k][j]);
+                    let tested = s.is_tested() || source == Source::Observed;
+                    serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": tested, "source": source.as_str()})
+                })
                 .collect();
             object([
                 ("finding", serde_json::json!(&*prepared[i].card)),

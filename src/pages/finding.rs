@@ -169,6 +169,45 @@ struct FactsEngine {
     fixed_in: Option<VersionLink>,
     mitigated_in: Option<VersionLink>,
     note: Option<String>,
+    /// The versions the runs tested where the record leaves them
+    /// untested, by the state they gave them.
+    observed: Vec<ObservedVersions>,
+}
+
+/// Versions runs tested, with the state they gave them.
+#[derive(Serialize)]
+struct ObservedVersions {
+    state: &'static str,
+    label: &'static str,
+    versions: Vec<VersionLink>,
+}
+
+/// The versions of entry `e` of finding `i` whose state runs observed,
+/// affected first.
+fn observed_versions(model: &Model, i: usize, e: usize) -> Vec<ObservedVersions> {
+    let mut out: Vec<ObservedVersions> = Vec::new();
+    let engine = &model.findings[i].engines[e].engine;
+    for (v, _) in model.observed[i]
+        .iter()
+        .filter(|(x, _)| *x == e)
+        .flat_map(|(_, at)| at)
+    {
+        let (state, source, _) = model.state_at(i, e, v);
+        if source != crate::state::Source::Observed {
+            continue;
+        }
+        let link = vlink(model, engine, model.version_page(engine, v));
+        match out.iter_mut().find(|o| o.state == state.as_str()) {
+            Some(o) => o.versions.push(link),
+            None => out.push(ObservedVersions {
+                state: state.as_str(),
+                label: state.label(),
+                versions: vec![link],
+            }),
+        }
+    }
+    out.sort_by_key(|o| o.state != "affected");
+    out
 }
 
 /// The page of finding `i`, its short URL and its aliases, and the runs
@@ -187,7 +226,8 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
     let facts: Vec<FactsEngine> = f
         .engines
         .iter()
-        .filter_map(|e| {
+        .enumerate()
+        .filter_map(|(k, e)| {
             let eng = site.engines.iter().find(|x| x.id == e.engine)?;
             Some(FactsEngine {
                 id: eng.id.clone(),
@@ -205,6 +245,7 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
                 fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                 mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                 note: e.note.clone(),
+                observed: observed_versions(model, i, k),
             })
         })
         .collect();
@@ -256,6 +297,8 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
             "group": site.groups.iter().find(|g| g.id == f.group).map(|g| serde_json::json!({"id": g.id, "title": g.title, "url": format!("{ROOT}{}", urls::group(&g.id))})),
             "body_html": body.html,
             "facts": facts,
+            "observed": super::observed::of_finding(model, i),
+            "symptoms": f.symptoms,
             "models": terms(&f.models, &model.models, urls::model),
             "hardware": f.hardware,
             "tags": terms(&f.tags, &model.tags, urls::tag),

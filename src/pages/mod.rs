@@ -32,6 +32,7 @@ mod headline;
 mod home;
 mod lists;
 mod not_found;
+mod observed;
 mod paginate;
 mod redirect;
 mod relativize;

@@ -292,6 +292,7 @@ pub(super) fn job(
             "setups": setups,
             "headline": headline::of(run),
             "evidence": evidence::of(run),
+            "observed": super::observed::of_run(model, r),
             "checks": evidence::checks(model, r),
             "preempted": evidence::preempted(run),
             "tables": tables,

@@ -1,12 +1,15 @@
 //! An engine version's page (`/engines/<id>/<version>/`): what to watch
 //! for on that version, the findings in sections by their state there
 //! (affected, in range, mitigated, fixed, clean), with links to the
-//! neighbouring versions.
+//! neighbouring versions. A state the runs on the version tested (where
+//! the record leaves it untested) counts as tested and says which runs;
+//! each finding's badge is its state there, its own status labelled as
+//! the overall one.
 
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
 use super::view::{list_page, object, vlink};
-use super::Ctx;
+use super::{observed, Ctx};
 use crate::model::{EngineIndex, Model};
 use crate::render::cards::Prepared;
 use crate::state::State;
@@ -51,12 +54,12 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
 /// The sections of a version page, in order: each state, its heading and
 /// what it means.
 const SECTIONS: [(State, &str, &str); 6] = [
-    (State::Affected, "Affected", "Tested on this version, and the problem showed."),
-    (State::InRange, "In range, untested", "Not tested on this version, but it lies inside the range the problem is known to span. Watch for it."),
+    (State::Affected, "Affected", "Tested on this version, by the finding's record or by a run of this site, and the problem showed."),
+    (State::InRange, "In range, untested", "Not tested on this version, by the record or by any run, but it lies inside the range the problem is known to span. Watch for it."),
     (State::Seen, "Seen, not in the engine", "The problem showed while this version ran, but it lies elsewhere: a grader, a client, a chat template or a way of measuring. Nothing follows for other versions."),
     (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
     (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
-    (State::Clean, "Clean", "Tested on this version, and the problem did not show."),
+    (State::Clean, "Clean", "Tested on this version, by the finding's record or by a run of this site, and the problem did not show."),
 ];
 
 /// What the page of version `j` lists, in page order: each finding (its
@@ -95,12 +98,19 @@ fn page_of(
             let on_page: Vec<serde_json::Value> = items[range.clone()]
                 .iter()
                 .filter(|&&(x, _)| x == s)
-                .map(|&(_, k)| {
+                .map(|&(s, k)| {
                     let i = ix.findings[k];
-                    let entry = model.findings[i].engines.iter().find(|x| x.engine == e.id);
+                    let f = &model.findings[i];
+                    let entry = f.engines.iter().position(|x| x.engine == e.id);
+                    let source = ix.sources[k][j];
+                    let at = entry.and_then(|x| model.observed_at(i, x, v));
+                    let note = entry.and_then(|x| f.engines[x].note.as_deref());
+                    let badge = observed::badge(s, source, &e.name, v);
+                    let end = observed::card_end(model, i, note, source, at);
                     serde_json::json!({
                         "finding": &*prepared[i].card,
-                        "note": entry.and_then(|x| x.note.clone()),
+                        "source": source.as_str(),
+                        "card_html": prepared[i].card_html.at_version(&badge, &end),
                     })
                 })
                 .collect();

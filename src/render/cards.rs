@@ -15,6 +15,7 @@ use super::RenderError;
 use crate::markdown;
 use crate::model::Model;
 use crate::record::{EngineEntry, Finding};
+use crate::state::{Source, State};
 use crate::urls::{self, ROOT};
 use crate::util::hash_of;
 use rayon::prelude::*;
@@ -130,16 +131,21 @@ pub(crate) fn prepare_all(
     let prepared: Vec<Prepared> = model
         .findings
         .par_iter()
-        .map(|f| {
-            // A card is made of the finding's file, the site's engines and
-            // the templates.
+        .enumerate()
+        .map(|(i, f)| {
+            // A card is made of the finding's file, the site's engines,
+            // the templates and the versions runs observed affected.
+            let observed = observed_affected(model, i);
             let key = reuse.key((
                 f.content_hash,
                 &f.path,
                 site.content_hash,
                 templates.fingerprint(),
+                &observed,
             ));
-            reuse.card(key, || prepare(model, templates, f, reuse.enabled()))
+            reuse.card(key, || {
+                prepare(model, templates, f, &observed, reuse.enabled())
+            })
         })
         .collect::<Result<_, _>>()?;
     templates.set_cards(
@@ -153,8 +159,48 @@ pub(crate) fn prepare_all(
     Ok(prepared)
 }
 
-fn version_text(e: &EngineEntry) -> String {
-    let mut parts: Vec<String> = e.affected.iter().map(|v| v.to_string()).collect();
+/// For each engine entry of finding `i` (by index), the versions runs
+/// observed affected where the record leaves them untested, as their pages
+/// spell them.
+fn observed_affected(model: &Model, i: usize) -> Vec<(usize, Vec<String>)> {
+    let f = &model.findings[i];
+    model.observed[i]
+        .iter()
+        .map(|(e, at)| {
+            let versions = at
+                .keys()
+                .filter(|v| {
+                    let (state, source, _) = model.state_at(i, *e, v);
+                    state == State::Affected && source == Source::Observed
+                })
+                .map(|v| model.version_page(&f.engines[*e].engine, v).to_string())
+                .collect();
+            (*e, versions)
+        })
+        .filter(|(_, vs): &(usize, Vec<String>)| !vs.is_empty())
+        .collect()
+}
+
+/// A card's versions of an engine: those the record lists as affected, then
+/// those runs observed affected ("0.28; 0.29, 0.30 observed"), the fix or
+/// mitigation, and the versions where it was seen.
+fn version_text(e: &EngineEntry, observed: Option<&Vec<String>>) -> String {
+    let mut listed = e
+        .affected
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Some(vs) = observed {
+        if !listed.is_empty() {
+            listed.push_str("; ");
+        }
+        listed.push_str(&format!("{} observed", vs.join(", ")));
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if !listed.is_empty() {
+        parts.push(listed);
+    }
     if let Some(f) = &e.fixed_in {
         parts.push(format!("fixed in {f}"));
     } else if let Some(m) = &e.mitigated_in {
@@ -174,6 +220,7 @@ fn prepare(
     model: &Model,
     templates: &Templates,
     f: &Finding,
+    observed: &[(usize, Vec<String>)],
     list_hash: bool,
 ) -> Result<Prepared, RenderError> {
     let markdown::BodyText {
@@ -185,14 +232,16 @@ fn prepare(
     let engines = f
         .engines
         .iter()
-        .filter_map(|e| {
+        .enumerate()
+        .filter_map(|(k, e)| {
             let eng = model.site.engines.iter().find(|x| x.id == e.engine)?;
+            let seen = observed.iter().find(|(x, _)| *x == k).map(|(_, vs)| vs);
             Some(CardEngine {
                 id: eng.id.clone(),
                 name: eng.name.clone(),
                 color: eng.color.clone(),
                 url: format!("{ROOT}{}", urls::engine(&eng.id)),
-                versions: version_text(e),
+                versions: version_text(e, seen),
             })
         })
         .collect();

@@ -136,6 +136,10 @@ impl<'s> Reuse<'s> {
             // each check: run pages, finding pages and both JSON exports
             // show them.
             (&model.checks, &model.check_findings),
+            // What the symptoms show of every run, and which findings name
+            // each symptom: they decide the states of every version page,
+            // matrix and export, and the run and finding pages list them.
+            (&model.observations, &model.symptom_findings),
             model.nav_engines(),
             templates.fingerprint(),
             model.site.content_hash,

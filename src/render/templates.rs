@@ -121,6 +121,32 @@ impl CardHtml {
             CardHtml::Each { h3, h2: with_h2 } => if h2 { with_h2 } else { h3 }.to_string(),
         }
     }
+
+    /// The card (with an `h3` title) as a version's page lists it: `badge`
+    /// (the finding's state at that version) in front of its status, which
+    /// is then labelled as the overall one, and `after` (a note, the runs
+    /// that observed the state) at its end. A card of a site's own macro
+    /// that has neither gets both around it.
+    pub fn at_version(&self, badge: &str, after: &str) -> String {
+        const STATUS: &str = "<span class=\"status status-";
+        let card = self.html(false);
+        let status = card.find(STATUS);
+        let end = card.rfind("</article>");
+        let (Some(s), Some(end)) = (status, end.filter(|e| Some(*e) > status)) else {
+            return format!("{badge}{card}{after}");
+        };
+        let text = card[s..].find('>').map_or(s, |k| s + k + 1);
+        let mut out = String::with_capacity(card.len() + badge.len() + after.len() + 64);
+        out.push_str(&card[..s]);
+        out.push_str(badge);
+        out.push(' ');
+        out.push_str(&card[s..text]);
+        out.push_str("<span class=\"status-overall\">overall:</span> ");
+        out.push_str(&card[text..end]);
+        out.push_str(after);
+        out.push_str(&card[end..]);
+        out
+    }
 }
 
 /// The `finding_card(id=N, heading="h2")` function of templates: the

@@ -12,6 +12,16 @@
 //! | SGLang | `KV Cache is allocated. dtype: …, #tokens: 32096, …`; `max_total_num_tokens=32096, …, max_running_requests=32`; `max_running_requests is capped to 1 by the mamba state cache (…` |
 //! | TensorRT-LLM | `TensorRT LLM version: 1.3.0rc29`; `Allocated 5.19 GiB for max tokens in paged KV cache (37760).`, printed twice (a dry run, then the pool in use: the last wins); `request ID 72 -> pause`, counted only when INFO lines (`[TRT-LLM] [I]`) are logged at all |
 //!
+//! A line records a preemption when it mentions one (`preempt`, SGLang's
+//! `Retract requests`, any case) or is a TensorRT-LLM pause line, and is
+//! not one of the start's dumps of its arguments (vLLM's `non-default
+//! args:`, SGLang's `server_args=`, TensorRT-LLM's `model='…' tokenizer=…`
+//! line), which name the settings (`preemption_mode`, `retract_…`) without
+//! anything having happened. The arguments' digest is of vLLM's
+//! `non-default args: {…}`, of SGLang's `server_args={…}` without its
+//! `random_seed` (a seed drawn per start when none is given), and of
+//! TensorRT-LLM's arguments line.
+//!
 //! Where a line repeats (a log of several starts), the last one is the
 //! start the run used.
 
@@ -30,6 +40,83 @@ pub(crate) struct Boot {
     pub capped: Option<(f64, String)>,
     /// TensorRT-LLM's `-> pause` lines, when INFO lines are logged.
     pub pauses: Option<usize>,
+    /// The lines that record a preemption (see the module's docs), and the
+    /// first of them with its 1-based line number; `None` for a
+    /// TensorRT-LLM log without INFO lines, which would hold none anyway.
+    pub preemption_lines: Option<usize>,
+    pub first_preemption_line: Option<(usize, String)>,
+    /// SGLang's `max_running_requests` as given (`server_args`), when given.
+    pub running_limit_asked: Option<f64>,
+    /// SGLang's prefix cache: `disable_radix_cache` of its `server_args`.
+    pub prefix_cache: Option<bool>,
+    /// SGLang: whether the start allocated a Mamba cache (a hybrid model's
+    /// recurrent state); `None` when the log shows no finished start.
+    pub recurrent_state: Option<bool>,
+    /// A digest of the arguments the start printed, and the line that
+    /// printed them (the last start's, in a log of several).
+    pub start_args: Option<(String, usize)>,
+}
+
+/// Whether `line` is a start's dump of its arguments, which names settings
+/// (`preemption_mode`, `retract_…`) without anything having happened.
+fn is_args_dump(line: &str) -> bool {
+    line.contains("non-default args:")
+        || line.contains("server_args=")
+        || line.contains("with config:")
+        || line.contains("Namespace(")
+        || trtllm_args(line)
+}
+
+/// TensorRT-LLM's line of its arguments: `model='…' tokenizer=… …`.
+fn trtllm_args(line: &str) -> bool {
+    line.starts_with("model='") && line.contains(" tokenizer=")
+}
+
+/// Whether `line` mentions a preemption: `preempt` or `retract` in any
+/// case, or a pause line.
+fn mentions_preemption(line: &str) -> bool {
+    let has = |word: &[u8]| {
+        line.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
+    has(b"preempt") || has(b"retract") || is_pause(line)
+}
+
+/// The text a digest of arguments is made of: SGLang's `server_args`
+/// without `'random_seed': N`.
+fn args_text(line: &str) -> Option<String> {
+    if let Some(a) = after(line, "non-default args: ") {
+        return Some(a.trim_end().to_string());
+    }
+    if let Some(a) = after(line, "server_args=") {
+        let a = a.trim_end();
+        return Some(match a.find("'random_seed': ") {
+            Some(i) => {
+                let rest = &a[i + "'random_seed': ".len()..];
+                let end = rest.find([',', '}']).unwrap_or(rest.len());
+                format!("{}{}", &a[..i], rest[end..].trim_start_matches(", "))
+            }
+            None => a.to_string(),
+        });
+    }
+    trtllm_args(line).then(|| line.trim_end().to_string())
+}
+
+/// The first 12 hex digits of the SHA-256 of `text`.
+fn digest(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The value of `'key': …` in an argument dump, up to its comma.
+fn dict_value<'l>(line: &'l str, key: &str) -> Option<&'l str> {
+    let v = after(line, &format!("'{key}': "))?;
+    Some(v[..v.find([',', '}']).unwrap_or(v.len())].trim())
 }
 
 /// The text after `anchor` in `line`, if the anchor occurs.
@@ -70,7 +157,27 @@ pub(crate) fn read(text: &str) -> Boot {
     let mut b = Boot::default();
     let (mut info_lines, mut pauses) = (false, 0usize);
     let mut kv: Vec<f64> = Vec::new();
-    for line in text.lines() {
+    let mut preemption_lines = 0usize;
+    for (n, line) in text.lines().enumerate() {
+        if is_args_dump(line) {
+            if let Some(a) = args_text(line) {
+                b.start_args = Some((digest(&a), n + 1));
+            }
+            if line.contains("server_args=") {
+                b.prefix_cache = dict_value(line, "disable_radix_cache").map(|v| v != "True");
+                b.running_limit_asked =
+                    dict_value(line, "max_running_requests").and_then(leading_number);
+            }
+        } else if mentions_preemption(line) {
+            preemption_lines += 1;
+            if b.first_preemption_line.is_none() {
+                let shown: String = line.trim().chars().take(160).collect();
+                b.first_preemption_line = Some((n + 1, shown));
+            }
+        }
+        if line.contains("Mamba Cache is allocated") {
+            b.recurrent_state = Some(true);
+        }
         if let Some(v) = after(line, "Initializing a V1 LLM engine (v") {
             b.engine = Some("vllm");
             b.version = v
@@ -93,6 +200,7 @@ pub(crate) fn read(text: &str) -> Boot {
         if line.contains("KV Cache is allocated.") {
             if let Some(t) = after(line, "#tokens: ").and_then(leading_number) {
                 b.engine.get_or_insert("sglang");
+                b.recurrent_state.get_or_insert(false);
                 kv.push(t);
             }
         }
@@ -134,6 +242,13 @@ pub(crate) fn read(text: &str) -> Boot {
     b.kv_tokens_before = kv;
     if b.engine == Some("tensorrt-llm") && info_lines {
         b.pauses = Some(pauses);
+    }
+    // A TensorRT-LLM log without INFO lines holds no pause lines whatever
+    // happened: it says nothing of preemptions.
+    if b.engine != Some("tensorrt-llm") || info_lines {
+        b.preemption_lines = Some(preemption_lines);
+    } else {
+        b.first_preemption_line = None;
     }
     b
 }

@@ -299,6 +299,28 @@ fn server_facts(
         &folder.series,
         series_file,
     );
+    counted_preemptions(facts, engine, before, after);
+    if let Some((file, b)) = boot {
+        boot_facts(facts, file, b);
+    }
+    if let Some(file) = series_file {
+        counter_cadence(facts, &folder.series, file);
+    }
+    if let Some(t2) = folder.checks.iter().find(|c| c.tripwire == "T2") {
+        let value = match t2.status.as_str() {
+            "fail" | "warn" => Some(Cell::Text("yes".into())),
+            "pass" => Some(Cell::Text("no".into())),
+            _ => None,
+        };
+        let note = match &value {
+            Some(_) => format!("inferlint T2: {}", t2.message),
+            None => format!(
+                "unknown: inferlint's T2 says `{}`: {}",
+                t2.status, t2.message
+            ),
+        };
+        facts.push(Fact::new("engine_outlived_server", value, "results.json").note(note));
+    }
     if let Some((file, b)) = boot {
         if let Some(t) = b.kv_tokens {
             let mut fact = Fact::num("kv_cache_tokens", t, file);
@@ -406,6 +428,140 @@ fn preemptions(
         }
     };
     facts.push(fact);
+}
+
+/// The preemptions the server's own counter counts, after minus before:
+/// the same counter as `preemptions` on vLLM and SGLang; on TensorRT-LLM
+/// (or any engine) a counter whose name says it counts preempted, paused
+/// or retracted requests, when the scrape has one, else unknown with why.
+fn counted_preemptions(
+    facts: &mut Vec<Fact>,
+    engine: Option<&str>,
+    before: Option<&Snapshot<'_>>,
+    after: Option<&Snapshot<'_>>,
+) {
+    let (Some(b), Some(a)) = (before, after) else {
+        return;
+    };
+    let counter = match engine {
+        Some("vllm") => Some("vllm:num_preemptions_total".to_string()),
+        Some("sglang") => Some("sglang:num_retracted_requests_total".to_string()),
+        _ => a.scrape.counter_about(&["preempt", "paus", "retract"]),
+    };
+    let Some(counter) = counter else {
+        let gauge = if a.scrape.sum("trtllm_num_paused_requests").is_some() {
+            ": `trtllm_num_paused_requests` is a gauge of the requests paused at the moment, not a count of pauses"
+        } else {
+            ""
+        };
+        facts.push(Fact::new("preemptions_counted", None, a.file).note(format!(
+            "no metric of the snapshots counts preempted or paused requests{gauge}"
+        )));
+        return;
+    };
+    let absent_is_zero = engine == Some("sglang");
+    let read = |s: &Snapshot<'_>| s.scrape.sum(&counter).or(absent_is_zero.then_some(0.0));
+    let fact = match (read(b), read(a)) {
+        (Some(x), Some(y)) if y >= x => Fact::num("preemptions_counted", y - x, a.file)
+            .note(format!("`{counter}` after minus before")),
+        (Some(_), Some(_)) => Fact::new("preemptions_counted", None, a.file).note(format!(
+            "unknown: `{counter}` went down between the snapshots: the server restarted"
+        )),
+        _ => Fact::new("preemptions_counted", None, a.file)
+            .note(format!("unknown: the snapshots have no `{counter}`")),
+    };
+    facts.push(fact);
+}
+
+/// What the boot log alone says, beyond the pool and the limit: the lines
+/// that record a preemption, SGLang's limit as given, its prefix cache and
+/// a hybrid model's recurrent state, and the digest of the arguments.
+fn boot_facts(facts: &mut Vec<Fact>, file: &str, b: &bootlog::Boot) {
+    match (b.preemption_lines, &b.first_preemption_line) {
+        (Some(n), Some((line, text))) => facts.push(
+            Fact::num("preemption_log_lines", n as f64, file).note(format!(
+                "the first at line {line}: `{}`",
+                text.replace('`', "'")
+            )),
+        ),
+        (Some(n), None) => facts.push(Fact::num("preemption_log_lines", n as f64, file)),
+        (None, _) => facts.push(
+            Fact::new("preemption_log_lines", None, file)
+                .note("unknown: the log has no INFO lines, where TensorRT-LLM writes its pauses"),
+        ),
+    }
+    if let Some((_, why)) = &b.capped {
+        facts.push(
+            Fact::text("running_limit_cause", why.clone(), file)
+                .note("`max_running_requests is capped to … by the …` in the boot log"),
+        );
+    }
+    if let Some(n) = b.running_limit_asked {
+        facts.push(
+            Fact::num("running_limit_asked", n, file)
+                .note("`max_running_requests` of `server_args`"),
+        );
+    }
+    if let Some(on) = b.prefix_cache {
+        facts.push(
+            Fact::text("prefix_cache", if on { "on" } else { "off" }, file)
+                .note("`disable_radix_cache` of `server_args`"),
+        );
+    }
+    if let Some(yes) = b.recurrent_state {
+        facts.push(
+            Fact::text("recurrent_state", if yes { "yes" } else { "no" }, file).note(if yes {
+                "the start allocated a Mamba cache"
+            } else {
+                "the start allocated no Mamba cache"
+            }),
+        );
+    }
+    if let Some((d, line)) = &b.start_args {
+        facts.push(
+            Fact::text("start_args", d.clone(), file)
+                .note(format!("a digest of the arguments printed at line {line}")),
+        );
+    }
+}
+
+/// How often the generated-token counter moved while requests ran: of the
+/// readings taken with requests running (`running` above 0, after the
+/// first reading), those at which the counter had moved since the reading
+/// before. The note gives how many values it took in all the readings.
+fn counter_cadence(facts: &mut Vec<Fact>, series: &Table<S>, file: &str) {
+    let rows = &series.rows;
+    if rows.iter().all(|r| r.num(S::Running).is_none()) {
+        return;
+    }
+    let with_rate: Vec<&Row<S>> = rows
+        .iter()
+        .filter(|r| r.num(S::GenerationTokensPerS).is_some())
+        .collect();
+    if with_rate.is_empty() {
+        return;
+    }
+    let running: Vec<&&Row<S>> = with_rate
+        .iter()
+        .filter(|r| r.num(S::Running).is_some_and(|n| n > 0.0))
+        .collect();
+    let moved = running
+        .iter()
+        .filter(|r| r.num(S::GenerationTokensPerS).is_some_and(|x| x > 0.0))
+        .count();
+    let values = 1 + with_rate
+        .iter()
+        .filter(|r| r.num(S::GenerationTokensPerS).is_some_and(|x| x > 0.0))
+        .count();
+    facts.push(
+        Fact::num("counter_readings", running.len() as f64, file)
+            .note("readings of the series taken while requests ran, each after another reading"),
+    );
+    facts.push(Fact::num("counter_moves", moved as f64, file).note(format!(
+        "it took {} values in all {} readings",
+        values,
+        with_rate.len() + 1
+    )));
 }
 
 /// Gives the client's rows the engine and version the folder knows, where

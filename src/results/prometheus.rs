@@ -33,6 +33,15 @@ impl Scrape {
         self.sums.get(name).copied()
     }
 
+    /// The first counter (a name ending in `_total`) whose name holds one
+    /// of `words`, in name order.
+    pub(crate) fn counter_about(&self, words: &[&str]) -> Option<String> {
+        self.sums
+            .keys()
+            .find(|k| k.ends_with("_total") && words.iter().any(|w| k.contains(w)))
+            .cloned()
+    }
+
     /// Whether any metric's name starts with `prefix`.
     pub(crate) fn has_prefix(&self, prefix: &str) -> bool {
         self.sums

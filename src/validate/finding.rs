@@ -173,6 +173,15 @@ pub(super) fn check_finding(
             );
         }
     }
+    for a in &f.acknowledged {
+        if !ctx.run_exists(&a.run) {
+            let field = format!("{}.run", a.path_in_yaml);
+            diags.push(
+                err(f, &field, format!("run \"{}\" does not exist", a.run))
+                    .hint(hints.suggest_path(&a.run, &ctx.run_ids, "data/runs/<id>/run.yaml")),
+            );
+        }
+    }
     let runs: HashSet<&str> = f.runs.iter().map(String::as_str).collect();
     let no_charts = Known::new([]);
     let known_charts = |run_id: &str| ctx.chart_ids.get(run_id).unwrap_or(&no_charts);

@@ -18,12 +18,16 @@
 //! - `run.rs`: each run's tables and charts, read as the build will;
 //! - `evidence.rs`: each run's result files against its setups and model;
 //! - `verdicts.rs`: the checks on each run (`crate::checks`), their flags
-//!   as warnings.
+//!   as warnings;
+//! - `observed.rs`: what the runs show of the findings' symptoms
+//!   (`crate::symptoms`) against what the findings list: contradictions
+//!   as errors and warnings.
 
 mod compare;
 mod evidence;
 mod finding;
 mod hints;
+mod observed;
 mod pages;
 mod run;
 mod site;
@@ -59,9 +63,11 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .iter()
         .map(|f| f.heading_ids.iter().map(String::as_str).collect())
         .collect();
+    let names = site.engine_names();
+    let seen = observed::observe(loaded, &names);
     let (public, with_drafts) = rayon::join(
-        || site_pages(site, &loaded.findings, &loaded.runs, false),
-        || site_pages(site, &loaded.findings, &loaded.runs, true),
+        || site_pages(site, &loaded.findings, &loaded.runs, &seen.findings, false),
+        || site_pages(site, &loaded.findings, &loaded.runs, &seen.findings, true),
     );
     let ctx = Ctx {
         findings: &loaded.findings,
@@ -121,11 +127,6 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .iter()
         .map(|e| (e.id.clone(), e.color.clone()))
         .collect();
-    let names: BTreeMap<String, String> = site
-        .engines
-        .iter()
-        .map(|e| (e.id.clone(), e.name.clone()))
-        .collect();
     let cited = verdicts::citing(&loaded.findings);
     let per_run: Vec<Diagnostics> = loaded
         .runs
@@ -140,6 +141,7 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .collect();
     per_run.into_iter().for_each(|d| diags.extend(d));
     compare::check(loaded, &mut diags);
+    observed::check(loaded, &seen, &names, &mut diags);
     diags
 }
 

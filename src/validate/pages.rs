@@ -9,7 +9,8 @@ use super::err;
 use crate::diagnostics::Diagnostics;
 use crate::load::Loaded;
 use crate::record::*;
-use crate::state::known_counts;
+use crate::state::{known_counts, state_of, State};
+use crate::symptoms::observed::FindingObserved;
 use crate::urls;
 use crate::version::Version;
 use std::collections::{HashMap, HashSet};
@@ -49,10 +50,20 @@ impl Pages {
 /// tools: what [`site_pages`] finds.
 pub fn site_paths(loaded: &Loaded, drafts: bool) -> HashSet<String> {
     match &loaded.site {
-        Some(site) => site_pages(site, &loaded.findings, &loaded.runs, drafts)
-            .paths
-            .into_iter()
-            .collect(),
+        Some(site) => {
+            let names = site.engine_names();
+            let runs: Vec<Vec<crate::symptoms::Observation>> = loaded
+                .runs
+                .iter()
+                .map(|r| crate::symptoms::observe(r, &names))
+                .collect();
+            let observed =
+                crate::symptoms::observed::by_finding(&loaded.findings, &loaded.runs, &runs);
+            site_pages(site, &loaded.findings, &loaded.runs, &observed, drafts)
+                .paths
+                .into_iter()
+                .collect()
+        }
         None => HashSet::new(),
     }
 }
@@ -66,6 +77,7 @@ pub fn site_pages(
     site: &Site,
     findings: &[std::sync::Arc<Finding>],
     runs: &[std::sync::Arc<Run>],
+    observed: &[FindingObserved],
     drafts: bool,
 ) -> Pages {
     let mut p: PathSet = [
@@ -191,7 +203,34 @@ pub fn site_pages(
                 vs.push(v);
             }
         }
-        for (v, n) in vs.iter().zip(known_counts(entries, &vs)) {
+        let mut counts = known_counts(entries, &vs);
+        // A version a listed finding leaves unknown, and a run tested.
+        let at: HashMap<&Version, usize, foldhash::fast::FixedState> =
+            vs.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+        for (x, f) in findings.iter().enumerate() {
+            if f.draft && !drafts || f.withdrawn.is_some() || f.superseded_by.is_some() {
+                continue;
+            }
+            // The finding's first entry of the engine is the one listed.
+            let Some(k) = f.engines.iter().position(|y| y.engine == e.id) else {
+                continue;
+            };
+            let Some((_, tested)) = observed
+                .get(x)
+                .and_then(|o| o.iter().find(|(y, _)| *y == k))
+            else {
+                continue;
+            };
+            for (v, seen) in tested {
+                let s = seen.seen();
+                if (s.shown || s.absent) && state_of(&f.engines[k], v) == State::Unknown {
+                    if let Some(&j) = at.get(v) {
+                        counts[j] += 1;
+                    }
+                }
+            }
+        }
+        for (v, n) in vs.iter().zip(counts) {
             lists.insert(urls::version(&e.id, v.as_str()), n);
         }
         let kept: VersionSet = vs.into_iter().cloned().collect();
