@@ -310,7 +310,7 @@ fn lint_reads_the_recorded_runs() {
         r.stdout
     );
     assert!(
-        r.stdout.contains("\n- absent F10 (pauses-uncounted) on vLLM 0.28.0: xray: 21 preemptions during the run, and the server's counter counts them; a version F10 does not list: importing this run makes it clean\n"),
+        r.stdout.contains("\n- absent F10 (pauses-uncounted) on vLLM 0.28.0: xray: 21 preemptions during the run, and the server's counter counts them; a version that runs already show clean\n"),
         "{}",
         r.stdout
     );

@@ -60,6 +60,7 @@ fn done(ui: Ui, opts: &ImportOptions, report: &ImportReport) -> ExitCode {
     }
     let diags = report.diagnostics.clone().sorted();
     ui.diagnostics(&diags, Format::Text);
+    observed(ui, opts);
     let errors = diags
         .iter()
         .filter(|d| d.severity == findings::diagnostics::Severity::Error)
@@ -78,5 +79,20 @@ fn done(ui: Ui, opts: &ImportOptions, report: &ImportReport) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// What the imported run shows of the findings' symptoms, and what that did
+/// to their states: the site read again with the run, modelled whatever
+/// `check` says of it (a run that contradicts a record is worth knowing
+/// about before the record is corrected).
+fn observed(ui: Ui, opts: &ImportOptions) {
+    let loaded = findings::load::load(&opts.root);
+    let Some(site) = loaded.site else {
+        return;
+    };
+    let model = findings::model::Model::build(site, loaded.findings, loaded.runs, true);
+    for (head, says) in findings::lint::effect::of_run(&model, &opts.run) {
+        ui.note(format_args!("{head}\n  {says}"));
     }
 }

@@ -20,15 +20,20 @@ pub(super) const SYMPTOM: Symptom = Symptom {
     detect,
 };
 
-/// What makes two starts comparable: engine, version, model and flags.
+/// What makes two starts comparable: engine, version, model and flags. The
+/// arguments a boot log prints name the model too, so two starts with the
+/// same digest of them have the same model and flags.
 fn key(ev: &Evidence<'_>, i: usize) -> Option<(String, String, Option<String>, String)> {
     let s = ev.run.setups.get(i)?;
-    let model = first_text(&ev.of_setup("model", i)).map(|v| v.text.clone());
-    let flags = match first_text(&ev.of_setup("start_args", i)) {
-        Some(v) => format!("args {}", v.text),
-        None => format!("flags {}", s.flags.clone()?),
+    let (model, flags) = match first_text(&ev.of_setup("start_args", i)) {
+        Some(v) => (None, format!("args {}", v.text)),
+        None => (
+            first_text(&ev.of_setup("model", i)).map(|v| v.text.clone()),
+            format!("flags {}", s.flags.clone()?),
+        ),
     };
-    Some((s.engine.clone(), s.version.clone()?, model, flags))
+    let version = crate::version::Version::parse(s.version.as_deref()?).ok()?;
+    Some((s.engine.clone(), version.to_string(), model, flags))
 }
 
 fn detect(ev: &Evidence<'_>, i: usize) -> Option<Detected> {

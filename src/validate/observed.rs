@@ -141,6 +141,13 @@ fn contradiction(
     let run = &loaded.runs[r];
     let o = &observed.runs[r][k];
     let field = field_of(entry, e, v, conflict);
+    // The version as the record spells it where it lists it.
+    let v = entry
+        .affected
+        .iter()
+        .chain(&entry.clean)
+        .find(|x| *x == v)
+        .unwrap_or(v);
     let what = match conflict {
         Conflict::ShownWhere(State::Clean) => format!("lists {engine} {v} as clean"),
         Conflict::ShownWhere(State::Fixed) => format!(
