@@ -153,6 +153,32 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
     b.site.write(csv, &changed);
     b.rebuild_and_compare("a run's data");
 
+    // What a run shows of a finding's symptom decides states on every
+    // page that shows them: F8's run counting its preemptions in the log
+    // turns its observation on vLLM 0.28 from shown to absent; TensorRT-LLM's
+    // pause counter, from none to one, makes F10's problem absent and F8's
+    // observation agree; a symptom dropped from a finding, and taken back.
+    let preempted = "data/runs/vllm-preemptions-log/preemptions.csv";
+    b.site.edit(preempted, "vllm,0.28,22,0", "vllm,0.28,22,22");
+    b.rebuild_and_compare("an observation that flips");
+    b.site.edit(preempted, "vllm,0.28,22,22", "vllm,0.29,22,0");
+    b.rebuild_and_compare("an observation on a version no record lists");
+    b.site.edit(
+        "data/runs/tensorrt-llm-pauses/pauses.csv",
+        "tensorrt-llm,1.3.0rc29,,13",
+        "tensorrt-llm,1.3.0rc29,13,13",
+    );
+    b.rebuild_and_compare("a counter where there was none");
+    let f8 = "findings/vllm-preemptions-not-logged.md";
+    b.site.edit(f8, "symptoms: [preemptions-unlogged]\n", "");
+    b.rebuild_and_compare("a symptom dropped");
+    b.site.edit(
+        f8,
+        "checks: [preemptions-read]\n",
+        "checks: [preemptions-read]\nsymptoms: [preemptions-unlogged]\n",
+    );
+    b.rebuild_and_compare("a symptom named again");
+
     // The runs index is in date order: a new date moves the run.
     b.site.edit(
         "data/runs/client-sse-ttft/run.yaml",

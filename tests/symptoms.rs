@@ -584,6 +584,29 @@ fn imported_runs_make_versions_tested() {
         row[6]["observed"],
         serde_json::json!([{"v": "0.29", "state": "affected"}, {"v": "0.30", "state": "affected"}, {"v": "0.33.0", "state": "affected"}])
     );
+    // So does findings audit, from the records and from the built site.
+    for from in [None, Some(out.to_str().unwrap())] {
+        let mut args = vec!["audit", "--engine", "vllm=0.30", "--format", "json"];
+        let r = match from {
+            Some(f) => {
+                args.extend(["--from", f]);
+                common::run_from(site.root(), &args)
+            }
+            None => site.run(&args),
+        };
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let f8 = v["deployments"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["id"] == 8)
+            .unwrap();
+        assert_eq!(
+            (&f8["state"], &f8["tested"]),
+            (&serde_json::json!("affected"), &serde_json::json!(true)),
+            "{from:?}"
+        );
+    }
     // findings list --version says it too.
     let list = site.run(&[
         "list",

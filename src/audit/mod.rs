@@ -14,7 +14,9 @@
 //!    `packages` and `images`, as [`Pin`]s (an engine at one version) or
 //!    [`Problem`]s (a pin that names no version: a range, `latest`, a URL);
 //! 4. [`audit`] here: each pinned version against each finding, by the same
-//!    state rule as the site and `findings list` ([`state_of`]); then
+//!    state rule as the site and `findings list`
+//!    ([`source::CatalogFinding::state`]: the versions the site's runs
+//!    tested, then [`crate::state::state_of`]); then
 //!    [`report`] writes the result as a table, JSON, Markdown or GitHub
 //!    workflow commands.
 //!

@@ -2,7 +2,9 @@
 //! published site's `findings.json` (a path, or an `http(s)://` address).
 //!
 //! Both become one [`Catalog`], so the states an audit reports are computed
-//! the same way whichever the source ([`crate::state::state_of`] on the
+//! the same way whichever the source (the versions the site's runs tested,
+//! from the model or from the export's `observed` states, then
+//! [`crate::state::state_of`] on the
 //! entries as written). A source that cannot be read, is too large, or is
 //! not a `findings.json` is a [`SourceError`], never an empty catalog: an
 //! empty one would pass every audit.
