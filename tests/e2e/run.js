@@ -27,6 +27,7 @@ const validate = require("./lib/validate");
 const screenshots = require("./lib/screenshots");
 const bigsite = require("./lib/bigsite");
 const imported = require("./lib/imported");
+const observed = require("./lib/observed");
 const big = require("./lib/big");
 
 // Findings in the generated site for the journeys on long lists.
@@ -98,6 +99,7 @@ async function main() {
   await journeys.seen(env, found.bundled);
   await journeys.importedRun(env);
   await journeys.checkedRun(env);
+  await observed.all(env);
   await journeys.comparedRuns(env);
   await big.all(env);
   await validate.all(env);

@@ -71,7 +71,44 @@ function generate(root) {
   const f = path.join(root, "findings", "cache-size.md");
   const named = "checks: [preemptions-read, concurrency-achieved, no-lost-requests]";
   fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("runs: [cache-sweep]", `runs: [cache-sweep, ${run}]\n${named}`));
-  return { run, finding: "cache-size", ...compared(root) };
+  return { run, finding: "cache-size", ...observed(root), ...compared(root) };
+}
+
+/// F7 (cache-size: affected on vLLM 0.28 and 0.30) names the symptom
+/// `preemptions-unlogged`, and a run typed by hand on vLLM 0.29, which F7
+/// leaves in range, counted 22 preemptions with no line of the log: the
+/// run makes 0.29 affected, observed. The imported run (0.30.0, 3
+/// preemptions, none logged) agrees with the record.
+function observed(root) {
+  const f = path.join(root, "findings", "cache-size.md");
+  fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("\nchecks: [", "\nsymptoms: [preemptions-unlogged]\nchecks: ["));
+  const id = "preempt-029";
+  const dir = path.join(root, "data", "runs", id);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "preemptions.csv"), "engine,preemptions_counted,preemption_log_lines\nvllm,22,0\n");
+  fs.writeFileSync(path.join(dir, "run.yaml"), [
+    "title: Preemptions against log lines on vLLM 0.29",
+    "date: 2026-10-05",
+    "setups:",
+    "  - engine: vllm",
+    "    version: \"0.29\"",
+    "tables:",
+    "  - file: preemptions.csv",
+    "    title: Preemptions as the counter and the log show them",
+    "    columns:",
+    "      engine: {label: Engine, description: Engine id}",
+    "      preemptions_counted: {label: Preemptions counter, unit: requests, description: Preemptions counted by vllm:num_preemptions_total}",
+    "      preemption_log_lines: {label: Preemption log lines, unit: lines, description: Log lines that mention a preemption}",
+    "charts:",
+    "  - id: preemptions",
+    "    title: Preemptions in the counter and in the log",
+    "    table: preemptions.csv",
+    "    kind: grouped-bar",
+    "    x: engine",
+    "    y: [preemptions_counted, preemption_log_lines]",
+    "",
+  ].join("\n"));
+  return { observedRun: id, observedVersion: "0.29" };
 }
 
 module.exports = { generate };
