@@ -213,7 +213,13 @@ setups are sides, or a result file or run folder read where it is (as
 `findings lint` reads it), a side of its own. Two or more measurements of
 one workload on one side are repeats: their range is the noise, and a change
 whose ranges overlap is \"within noise\". One measurement each is said to be
-untested, unless --noise states a band. See docs/compare.md.")]
+untested, unless --noise states a band. Every change says better, worse or
+same by its metric (throughput higher, latency lower). Lengths match on what
+the client was asked for where the files record it (random_input_len,
+random_output_len), else on the measured means within 10%. A side whose
+server ran fewer requests at once than asked (its run folder's series says
+so) is marked, citing the findings of the check concurrency-achieved from
+the records of --root or --from. See docs/compare.md.")]
     Compare {
         /// Run ids, result files or run folders; the first is the baseline.
         #[arg(required = true, value_name = "RUN|FILE")]
@@ -234,7 +240,21 @@ untested, unless --noise states a band. See docs/compare.md.")]
         /// measurements by (a change inside it is within noise).
         #[arg(long, value_name = "PCT")]
         noise: Option<f64>,
-        /// The site folder whose runs the ids name.
+        /// The sides measured one workload, though their models or
+        /// lengths differ (generation that stops at an end of text makes
+        /// two runs of one command measure different output lengths):
+        /// measurements match on concurrency and rate alone, and the
+        /// output says so.
+        #[arg(long)]
+        same_workload: bool,
+        /// Cite the findings of a published site beside a side that ran
+        /// fewer requests at once than asked, instead of the records of
+        /// --root: its address (ending in /), the address or path of its
+        /// findings.json, or a built site's folder.
+        #[arg(long, value_name = "URL|PATH")]
+        from: Option<String>,
+        /// The site folder whose runs the ids name (and whose findings
+        /// are cited, where it has them).
         #[arg(long, default_value = ".")]
         root: PathBuf,
         /// Output format.
