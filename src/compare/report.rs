@@ -112,7 +112,7 @@ fn heading(c: &Comparison) -> String {
 /// The lines under a workload's heading: what each side's evidence says
 /// of its server, and what was taken as the workload (`--same-workload`),
 /// each as (side or "", text).
-pub fn workload_notes(c: &Comparison, w: usize) -> Vec<(String, String)> {
+fn workload_notes(c: &Comparison, w: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if c.has_context(w) {
         for (s, side) in c.sides.iter().enumerate() {
