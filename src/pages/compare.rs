@@ -176,11 +176,13 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
         |runs: &[usize]| -> Vec<u64> { runs.iter().map(|&r| model.runs[r].content_hash).collect() };
     for cmp in &model.comparisons {
         let path = urls::comparison(&cmp.spec.id);
-        batch.lazy(
-            cx.key(&path, &|| hashes(&cmp.runs)),
-            TEMPLATE,
-            path.clone(),
-            move || Job {
+        let members = || {
+            let mut m = hashes(&cmp.runs);
+            m.extend(cited(cx, &cmp.result));
+            m
+        };
+        batch.lazy(cx.key(&path, &members), TEMPLATE, path.clone(), move || {
+            Job {
                 template: TEMPLATE,
                 page: page(
                     model,
@@ -196,8 +198,8 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                     "runs": cmp.runs.iter().map(|&r| run_link(model, r)).collect::<Vec<_>>(),
                     "comparison": view(&cmp.result, model),
                 }),
-            },
-        );
+            }
+        });
     }
     let all: Vec<usize> = (0..model.runs.len())
         .filter(|r| !model.run_comparisons[*r].is_empty())
@@ -215,6 +217,17 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
             "comparisons": listed(&model.comparisons),
         }),
     });
+}
+
+/// What a comparison's page shows of the findings it cites (their titles,
+/// in the note of the sides that ran fewer than asked): their list
+/// hashes, for the keys of the pages that show it.
+pub(super) fn cited(cx: &Ctx<'_>, c: &Comparison) -> Vec<u64> {
+    c.cited
+        .iter()
+        .filter_map(|f| cx.model.by_id.get(&f.id))
+        .map(|&i| cx.prepared[i].list_hash)
+        .collect()
 }
 
 /// Comparisons as lists show them: title, address, sides and verdict.

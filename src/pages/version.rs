@@ -39,6 +39,9 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
                 for &r in measured.runs.iter().chain(earlier) {
                     members.push(model.runs[r].content_hash);
                 }
+                if let Some(c) = &measured.change {
+                    members.extend(super::compare::cited(cx, &c.result));
+                }
                 members
             };
             batch.later(cx.key(&path, &runs_of), TEMPLATE, path, shown, move || {

@@ -137,6 +137,8 @@ impl<'s> Reuse<'s> {
             // show them.
             (&model.checks, &model.check_findings),
             model.nav_engines(),
+            // Whether the header links the comparisons.
+            !model.comparisons.is_empty(),
             templates.fingerprint(),
             model.site.content_hash,
             &model.site.base_url,
