@@ -204,8 +204,9 @@ are in docs/checks.md.")]
     /// Set runs side by side: the runs and result files named, matched by
     /// workload (model, input and output lengths, concurrency, request
     /// rate), each metric's value per side, its change from the first (the
-    /// baseline) in percent, and whether the change is beyond the noise
-    /// that repeated measurements show. Exit 1 when the sides share no
+    /// baseline) in percent, better or worse by the metric, and whether the
+    /// change is beyond the noise that repeated measurements show, with
+    /// what each side's server ran. Exit 1 when the sides share no
     /// workload, 2 when the comparison cannot be done.
     #[command(after_help = "\
 Each input is a run's id (its folder under data/runs/ of --root), whose

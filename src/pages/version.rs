@@ -153,13 +153,13 @@ fn page_of(
             serde_json::json!({"title": run.title, "url": format!("{ROOT}{}", urls::run(&run.id)), "date": run.date.to_string()})
         })
         .collect();
-    // What changed shows above the first empty section, not below a
-    // column of "None.", or after the sections where none is empty.
-    let before = sections
-        .iter()
-        .find(|s| s["shown"] == true && s["items"].as_array().is_some_and(Vec::is_empty))
-        .map(|s| s["state"].clone());
     let change = measured.change.as_ref().filter(|_| n == 1).map(|c| {
+        // Above the first empty section, not below a column of "None.";
+        // after the sections where none is empty.
+        let before = sections
+            .iter()
+            .find(|s| s["shown"] == true && s["items"].as_array().is_some_and(Vec::is_empty))
+            .map(|s| s["state"].clone());
         serde_json::json!({
             "before": before,
             "earlier": c.earlier.to_string(),
