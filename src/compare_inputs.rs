@@ -2,12 +2,15 @@
 //! `data/runs/<id>`), whose setups are sides, or a result file or run
 //! folder read where it is, as `findings lint` reads it, which is a side
 //! of its own. The sides go to `crate::compare` in the order named, the
-//! first the baseline.
+//! first the baseline. Where the findings are at hand (the records of
+//! `--root`, or a published site's, as `findings lint` gets them), a side
+//! that ran fewer requests at once than asked cites those about it.
 //!
 //! Takes the command's options; hands back the comparison or why there is
 //! none.
 
-use crate::compare::{self, Comparison, Metric, Side};
+use crate::audit::source::Catalog;
+use crate::compare::{self, Cite, Comparison, Metric, Options, Side};
 use crate::load;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +27,8 @@ pub struct CompareOptions {
     pub version: Option<String>,
     /// A noise band to judge single measurements by, in percent.
     pub noise: Option<f64>,
+    /// The sides measured one workload, whatever their lengths say.
+    pub same_workload: bool,
     /// The site folder whose runs the ids name.
     pub root: PathBuf,
 }
@@ -85,9 +90,33 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
             Some("name another run or result file to set beside it"),
         ));
     }
-    unique_names(&mut sides);
+    compare::unique_names(&mut sides);
     let metrics = compare::keep_metrics(&opts.metrics, &mut sides, &every);
-    Ok(compare::compare(&sides, &metrics, opts.noise))
+    let options = Options {
+        stated_noise: opts.noise,
+        same_workload: opts.same_workload,
+    };
+    Ok(compare::compare(&sides, &metrics, options))
+}
+
+/// Cites, in `c`, the findings of `catalog` that name the check of a side
+/// that ran fewer requests at once than asked, where a side did.
+pub fn cite(c: &mut Comparison, catalog: &Catalog) {
+    if c.ran_fewer().is_empty() {
+        return;
+    }
+    let mut cited: Vec<Cite> = catalog
+        .findings
+        .iter()
+        .filter(|f| f.checks.iter().any(|k| k == compare::CONCURRENCY_CHECK))
+        .map(|f| Cite {
+            id: f.id,
+            title: f.title.clone(),
+            url: Some(f.url.clone()),
+        })
+        .collect();
+    cited.sort_by_key(|f| f.id);
+    c.cited = cited;
 }
 
 /// The sides of one input: a run of the site, or a file or run folder.
@@ -135,11 +164,15 @@ fn read_input(
         .map_or_else(|| input.to_string(), |n| n.to_string_lossy().into_owned());
     let mut sides = compare::sides_of_run(&run, "", metrics);
     for side in &mut sides {
-        side.name = match &side.version {
-            Some(v) if side.engine.as_deref() != Some("unknown") => {
-                let id = side.engine.as_deref().unwrap_or("");
+        // `vLLM 0.29.0 (live)`; `SGLang (live)` where the files name no
+        // version; the file's name alone where they name no engine.
+        side.name = match side.engine.as_deref() {
+            Some(id) if id != "unknown" && !id.is_empty() => {
                 let engine = names.iter().find(|(i, _)| i == id).map_or(id, |(_, n)| n);
-                format!("{engine} {v} ({name})")
+                match &side.version {
+                    Some(v) => format!("{engine} {v} ({name})"),
+                    None => format!("{engine} ({name})"),
+                }
             }
             _ => name.clone(),
         };
@@ -148,15 +181,4 @@ fn read_input(
         }
     }
     Ok(sides)
-}
-
-/// Two sides of one name (two runs of vLLM 0.30) are told apart by their
-/// place: `vLLM 0.30 (2)`.
-fn unique_names(sides: &mut [Side]) {
-    let names: Vec<String> = sides.iter().map(|s| s.name.clone()).collect();
-    for (i, side) in sides.iter_mut().enumerate() {
-        if names.iter().filter(|n| **n == names[i]).count() > 1 {
-            side.name = format!("{} ({})", names[i], i + 1);
-        }
-    }
 }

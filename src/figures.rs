@@ -425,9 +425,120 @@ fn reads_well(t: &str, whole_digits: usize) -> Option<Cow<'_, str>> {
     (significant <= 4 && significant > 0).then_some(Cow::Borrowed(t))
 }
 
+/// How the values of one row are shown together (a comparison's sides,
+/// each a value of one metric): at one scale, seconds for all where one
+/// of them in milliseconds reaches 10,000, and with one number of
+/// decimals, the most that any of them needs at about four significant
+/// digits, so that `316.0` stands beside `341.4`, never `316`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Together {
+    /// Milliseconds shown as seconds.
+    seconds: bool,
+    /// Decimals of every value.
+    decimals: usize,
+}
+
+impl Together {
+    /// The way to show `xs` (of `unit`) together.
+    pub fn of(xs: impl IntoIterator<Item = f64>, unit: Option<&str>) -> Together {
+        let xs: Vec<f64> = xs.into_iter().filter(|x| x.is_finite()).collect();
+        let unit = unit.map(str::trim);
+        let seconds = unit == Some("ms") && xs.iter().any(|x| x.abs() >= MS_AS_SECONDS);
+        let mut at = Together {
+            seconds,
+            decimals: 0,
+        };
+        for &x in &xs {
+            let a = at.scaled(x, unit).abs();
+            // As `number` writes it: whole from 999.95 on, else four
+            // significant digits without trailing zeros; numbers written
+            // with a power of ten keep theirs.
+            if a == 0.0 || a.fract() == 0.0 || a >= 999.95 || !(1e-6..1e15).contains(&a) {
+                continue;
+            }
+            let d = (3 - a.log10().floor() as i32).max(0) as usize;
+            let text = fixed(a, d);
+            let frac = text.split_once('.').map_or("", |(_, f)| f);
+            at.decimals = at.decimals.max(frac.trim_end_matches('0').len());
+        }
+        at
+    }
+
+    /// `x` as the number shown, on this scale.
+    fn scaled(&self, x: f64, unit: Option<&str>) -> f64 {
+        match unit {
+            Some(FRACTION) => x * 100.0,
+            Some("ms") if self.seconds => x / 1000.0,
+            _ => x,
+        }
+    }
+
+    /// `x` without its unit (a range beside a value that carries it).
+    pub fn number(&self, x: f64, unit: Option<&str>) -> String {
+        let unit = unit.map(str::trim);
+        let v = self.scaled(x, unit);
+        let a = v.abs();
+        if !v.is_finite() || a == 0.0 || !(1e-6..1e15).contains(&a) {
+            return number(v);
+        }
+        let text = fixed(a, self.decimals);
+        let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+        let mut out = String::new();
+        if v < 0.0 && !text.bytes().all(|b| b == b'0' || b == b'.') {
+            out.push('−');
+        }
+        out.push_str(&grouped(int));
+        if !frac.is_empty() {
+            out.push('.');
+            out.push_str(frac);
+        }
+        out
+    }
+
+    /// `x` with its unit: `316.0 tok/s`, `9.80 s`.
+    pub fn with_unit(&self, x: f64, unit: Option<&str>) -> String {
+        let trimmed = unit.map(str::trim).filter(|u| !u.is_empty());
+        let mut out = self.number(x, trimmed);
+        let shown = match trimmed {
+            Some(FRACTION) => Some("%"),
+            Some("ms") if self.seconds => Some("s"),
+            u => u,
+        };
+        if let (Some(u), true) = (shown, x.is_finite()) {
+            if !tight(u) {
+                out.push(' ');
+            }
+            out.push_str(u);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_shown_together_share_their_precision_and_scale() {
+        let t = Together::of([316.0299, 341.4107], Some("tok/s"));
+        assert_eq!(t.with_unit(316.0299, Some("tok/s")), "316.0 tok/s");
+        assert_eq!(t.with_unit(341.4107, Some("tok/s")), "341.4 tok/s");
+        // Alone, each is as `with_unit` writes it.
+        let t = Together::of([316.0299], Some("tok/s"));
+        assert_eq!(t.with_unit(316.0299, Some("tok/s")), "316 tok/s");
+        // One value in ms reaches 10,000: all are seconds.
+        let t = Together::of([9_800.0, 73_447.8], Some("ms"));
+        assert_eq!(t.with_unit(9_800.0, Some("ms")), "9.80 s");
+        assert_eq!(t.with_unit(73_447.8, Some("ms")), "73.45 s");
+        assert_eq!(t.number(72_660.0, Some("ms")), "72.66");
+        // Whole numbers from 1,000 on need no decimals; a fraction is a %.
+        let t = Together::of([1274.0057, 1378.07], Some("tok/s"));
+        assert_eq!(t.with_unit(1274.0057, Some("tok/s")), "1,274 tok/s");
+        let t = Together::of([0.4523, 0.5], Some(FRACTION));
+        assert_eq!(t.with_unit(0.5, Some(FRACTION)), "50.00%");
+        assert_eq!(t.number(-2.5, None), "−2.50");
+        assert_eq!(t.number(f64::INFINITY, None), "unlimited");
+    }
 
     #[test]
     fn about_four_significant_digits() {

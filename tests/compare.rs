@@ -63,9 +63,9 @@ fn repeats_that_overlap_make_a_change_within_noise() {
         r.stdout,
         "Compared: vLLM 0.29 (baseline, 2 files), vLLM 0.30 (2 files)\n\
          \n\
-         llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · concurrency 64 · rate unlimited\n  \
+         llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n  \
          metric             vLLM 0.29                    vLLM 0.30                    change\n  \
-         Output throughput  605 tok/s (600–610, 2 runs)  610 tok/s (605–615, 2 runs)  +0.8% within noise\n\
+         Output throughput  605 tok/s (600–610, 2 runs)  610 tok/s (605–615, 2 runs)  +0.8% better, within noise\n\
          \n\
          findings compare: 1 workload in common; 0 changes beyond noise, 1 within noise\n"
     );
@@ -87,9 +87,10 @@ fn repeats_apart_make_a_change_beyond_noise() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let row = &v["workloads"][0]["rows"][0];
     assert_eq!(row["metric"], "output_throughput");
+    // Every digit, and the value as shown, at the precision of its row.
     assert_eq!(
         row["values"][0],
-        serde_json::json!({"n": 2, "mean": 605.0, "min": 600.0, "max": 610.0})
+        serde_json::json!({"n": 2, "mean": 605.0, "min": 600.0, "max": 610.0, "shown": "605.0 tok/s (600.0–610.0, 2 runs)"})
     );
     let change = &row["changes"][1];
     assert_eq!(change["shown"], "+16%");
@@ -106,7 +107,23 @@ fn repeats_apart_make_a_change_beyond_noise() {
     );
     // Markdown, for an issue.
     let md = site.run(&["compare", "v029", "v030", "--format", "markdown"]);
-    assert!(md.stdout.contains("| metric | vLLM 0.29 | vLLM 0.30 | change |\n|---|---:|---:|---|\n| Output throughput | 605 tok/s (600–610, 2 runs) | 702.5 tok/s (700–705, 2 runs) | +16% beyond noise (better) |\n"), "{}", md.stdout);
+    assert!(md.stdout.contains("| metric | vLLM 0.29 | vLLM 0.30 | change |\n|---|---:|---:|---|\n| Output throughput | 605.0 tok/s (600.0–610.0, 2 runs) | 702.5 tok/s (700.0–705.0, 2 runs) | +16% better, beyond noise |\n"), "{}", md.stdout);
+    // A latency that went up is worse, though not beyond noise; one
+    // that did not move is the same.
+    let json = site.run(&["compare", "v029", "v030", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    for row in v["workloads"][0]["rows"].as_array().unwrap() {
+        let d = &row["changes"][1]["direction"];
+        assert!(d == "better" || d == "worse" || d == "same", "{row}");
+    }
+    let ttft = v["workloads"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "ttft_ms_p99")
+        .unwrap();
+    assert_eq!(ttft["changes"][1]["direction"], "same");
+    assert_eq!(v["metrics"][0]["higher_is_better"], true);
 }
 
 #[test]
@@ -139,8 +156,8 @@ fn one_measurement_each_is_not_called_significant() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "  Output throughput  610.7 tok/s         700 tok/s           +15% untested\n  \
-             TTFT p99           530.8 ms            600 ms              +13% untested\n"
+            "  Output throughput  610.7 tok/s         700.0 tok/s         +15% better, untested\n  \
+             TTFT p99           530.8 ms            600.0 ms            +13% worse, untested\n"
         ),
         "{}",
         r.stdout
@@ -156,7 +173,11 @@ fn one_measurement_each_is_not_called_significant() {
         "--noise",
         "20",
     ]);
-    assert!(r.stdout.contains("+15% within ±20%"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("+15% better, within ±20%"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -169,7 +190,7 @@ fn what_cannot_be_compared_is_said() {
     let r = site.run(&["compare", a.to_str().unwrap(), other.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.stdout.contains("other.json measured:\n  llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · concurrency 8 · rate unlimited\n"),
+        r.stdout.contains("other.json measured:\n  llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 8 at once · rate unlimited\n"),
         "{}",
         r.stdout
     );
@@ -199,6 +220,20 @@ fn what_cannot_be_compared_is_said() {
     assert!(
         r.stderr
             .contains("error: no-such-run: no run of that id in "),
+        "{}",
+        r.stderr
+    );
+    // A published site that cannot be read, whatever the sides ran.
+    let r = site.run(&[
+        "compare",
+        a.to_str().unwrap(),
+        a.to_str().unwrap(),
+        "--from",
+        "no-such-site",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("error: cannot read no-such-site: "),
         "{}",
         r.stderr
     );
@@ -249,18 +284,24 @@ fn the_bundled_comparison_shows_the_reports_deltas() {
     .unwrap();
     let text = seen(&page);
     // NVFP4 the baseline; vLLM's change at each depth, as the report has it.
+    // Each change better or worse by the table's `better: higher`, in
+    // words; 56 has a tenth beside 44.3.
     for row in [
-        "0 127.1 tok/s 117.3 tok/s −8% untested",
-        "4,096 87.1 tok/s 87.5 tok/s +0.5% untested",
-        "8,192 73.1 tok/s 76.7 tok/s +5% untested",
-        "16,384 44.3 tok/s 56 tok/s +26% untested",
-        "32,768 24.2 tok/s 32.7 tok/s +35% untested",
+        "0 127.1 tok/s 117.3 tok/s −8% worse, untested",
+        "4,096 87.1 tok/s 87.5 tok/s +0.5% better, untested",
+        "8,192 73.1 tok/s 76.7 tok/s +5% better, untested",
+        "16,384 44.3 tok/s 56.0 tok/s +26% better, untested",
+        "32,768 24.2 tok/s 32.7 tok/s +35% better, untested",
     ] {
         assert!(text.contains(row), "{row}\n{text}");
     }
     assert!(
-        text.contains("Context depth NInfer NVFP4 (baseline) vLLM 0.27.1 MTP@3 Change"),
+        text.contains("Context depth NInfer NVFP4 (baseline) vLLM 0.27.1 MTP@3 0 127.1"),
         "{text}"
+    );
+    assert!(
+        page.contains("<span class=\"change change-worse noise-untested\"><span class=\"change-head\">−8% worse,</span>"),
+        "{page}"
     );
     // The run links it, and the index lists it.
     let run = std::fs::read_to_string(out.path().join("runs/c1-depth-ninfer-vs-vllm/index.html"))
@@ -286,7 +327,7 @@ fn a_site_comparison_and_what_changed_on_the_version_page() {
     let text =
         seen(&std::fs::read_to_string(out.path().join("compare/v029-v030/index.html")).unwrap());
     assert!(
-        text.contains("Workload vLLM 0.29 (baseline) vLLM 0.30 Change llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · concurrency 64 · rate unlimited 605 tok/s (600–610, 2 runs) 702.5 tok/s (700–705, 2 runs) +16% beyond noise (better)"),
+        text.contains("Workload vLLM 0.29 (baseline) vLLM 0.30 llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited 605.0 tok/s (600.0–610.0, 2 runs) 702.5 tok/s (700.0–705.0, 2 runs) +16% better, beyond noise"),
         "{text}"
     );
     // The 0.30 page lists its run and what changed since 0.29, every
@@ -296,17 +337,249 @@ fn a_site_comparison_and_what_changed_on_the_version_page() {
     assert!(version.contains("Runs of vLLM 0.30"), "{version}");
     assert!(version.contains("What changed since 0.29"), "{version}");
     assert!(
-        version.contains("Output throughput 605 tok/s (600–610, 2 runs) 702.5 tok/s (700–705, 2 runs) +16% beyond noise (better)"),
+        version.contains("Output throughput 605.0 tok/s (600.0–610.0, 2 runs) 702.5 tok/s (700.0–705.0, 2 runs) +16% better, beyond noise"),
         "{version}"
     );
     assert!(
-        version
-            .contains("TTFT p99 530.8 ms (2 runs, alike) 530.8 ms (2 runs, alike) 0% within noise"),
+        version.contains(
+            "TTFT p99 530.8 ms (2 runs, alike) 530.8 ms (2 runs, alike) 0% same, within noise"
+        ),
         "{version}"
+    );
+    // After the sections that list findings and above the empty ones,
+    // not below their "None.".
+    let at = |s: &str| version.find(s).expect(s);
+    let changed = at("What changed since 0.29 The workloads");
+    assert!(at("1 In range, untested Not tested") < changed, "{version}");
+    assert!(changed < at("0 Mitigated The defaults"), "{version}");
+    // The comparison is in the header of every page and on the home page.
+    let home = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(
+        home.contains("<li><a href=\"./compare/\">Comparisons</a></li>"),
+        "{home}"
+    );
+    let home = seen(&home);
+    assert!(
+        home.contains("Runs compared vLLM 0.29 against 0.30 vLLM 0.29 · vLLM 0.30: 1 workload in common; 1 change beyond noise, 0 within noise The index of comparisons"),
+        "{home}"
+    );
+    let index = std::fs::read_to_string(out.path().join("compare/index.html")).unwrap();
+    assert!(
+        index.contains("<li><a href=\"../compare/\" aria-current=\"page\">Comparisons</a></li>"),
+        "{index}"
     );
     // The 0.29 page has no earlier version to compare with.
     let first =
         seen(&std::fs::read_to_string(out.path().join("engines/vllm/0.29/index.html")).unwrap());
     assert!(first.contains("Runs of vLLM 0.29"), "{first}");
     assert!(!first.contains("What changed since"), "{first}");
+}
+
+/// Issue 35: two files of one `vllm bench serve` command whose measured
+/// output lengths differ by 13% (generation stopped at an end of text)
+/// are two workloads by their means; the lengths the files say were asked
+/// for make them one, and `--same-workload` says so where they say none.
+#[test]
+fn lengths_asked_for_or_said_to_be_one_workload() {
+    let site = Site::copy_of("minimal");
+    let files = tempfile::tempdir().unwrap();
+    let a = serve_file(files.path(), "a.json", &[]);
+    // 25,344 output tokens over 198 requests (128 each) against 22,049
+    // (111 each): 13% shorter.
+    let short = [
+        ("total_output_tokens", 22049.into()),
+        ("output_throughput", 580.0.into()),
+    ];
+    let b = serve_file(files.path(), "b.json", &short);
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let metric = ["--metric", "output_throughput"];
+    let r = site.run(&[&["compare", a, b][..], &metric].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("\nb.json measured:\n  llama-3.1-8b-instruct · 1,024 in, 111 out (tokens a request) · asked for 64 at once · rate unlimited\n"),
+        "{}",
+        r.stdout
+    );
+    // Said to be one workload: matched, and the output says so.
+    let r = site.run(&[&["compare", a, b, "--same-workload"][..], &metric].concat());
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "Said to measure one workload (--same-workload): matched on concurrency and rate alone\n\
+             \n\
+             llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n  \
+             b.json: measured llama-3.1-8b-instruct · 1,024 in, 111 out (tokens a request) · asked for 64 at once · rate unlimited, taken as this workload (--same-workload)\n  \
+             metric             a.json       b.json       change\n  \
+             Output throughput  610.7 tok/s  580.0 tok/s  −5% worse, untested\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    let json = site.run(
+        &[
+            &["compare", a, b, "--same-workload", "--format", "json"][..],
+            &metric,
+        ]
+        .concat(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["same_workload"], true);
+    assert_eq!(v["workloads"][0]["taken_as_one"][0]["side"], 1);
+    // Files that record the lengths asked for (as `vllm bench sweep
+    // serve` merges its parameters into each run's file) match on them.
+    let asked = [
+        ("random_input_len", 1024.into()),
+        ("random_output_len", 128.into()),
+    ];
+    let a = serve_file(files.path(), "a-asked.json", &asked);
+    let b = serve_file(
+        files.path(),
+        "b-asked.json",
+        &[&asked[..], &short[..]].concat(),
+    );
+    let r = site.run(
+        &[
+            &["compare", a.to_str().unwrap(), b.to_str().unwrap()][..],
+            &metric,
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\nllama-3.1-8b-instruct · asked 1,024 in, 128 out; measured 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("--same-workload"), "{}", r.stdout);
+}
+
+/// Two copies of the inferlint run folder of the fixtures (4 requests
+/// asked, the server ran 2 at once, 3 preemptions, a KV cache of 32,336
+/// tokens), the second at a lower throughput, in `dir`.
+fn two_folders(dir: &Path) -> (PathBuf, PathBuf) {
+    let from = common::fixture("results/inferlint/vllm-run");
+    let copy = |name: &str, throughput: Option<f64>| {
+        let to = dir.join(name);
+        std::fs::create_dir_all(&to).unwrap();
+        for e in std::fs::read_dir(&from).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+        if let Some(t) = throughput {
+            let bench = to.join("bench.json");
+            let mut v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&bench).unwrap()).unwrap();
+            v["output_throughput"] = t.into();
+            std::fs::write(&bench, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        }
+        to
+    };
+    (copy("start-1", None), copy("start-2", Some(300.0)))
+}
+
+#[test]
+fn a_side_that_ran_fewer_than_asked_is_marked_citing_the_findings() {
+    let site = Site::copy_of("minimal");
+    // A finding that carries the check's advice, as F5 and F9 do.
+    let f = site.read("findings/cache-size.md");
+    site.write(
+        "findings/cache-size.md",
+        &f.replace(
+            "tags: [kv-cache]",
+            "tags: [kv-cache]\nchecks: [concurrency-achieved]",
+        ),
+    );
+    let files = tempfile::tempdir().unwrap();
+    let (a, b) = two_folders(files.path());
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let r = site.run(&["compare", a, b, "--metric", "output_throughput"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "qwen3-8b · 88 in, 1,000 out (tokens a request) · asked for 4 at once · rate unlimited\n  \
+             vLLM 0.30.0 (start-1): ran at most 2 requests at once of the 4 asked; 3 preemptions; KV cache 32,336 tokens\n  \
+             vLLM 0.30.0 (start-2): ran at most 2 requests at once of the 4 asked; 3 preemptions; KV cache 32,336 tokens\n  \
+             metric             vLLM 0.30.0 (start-1)     vLLM 0.30.0 (start-2)     change\n  \
+             Output throughput  421.1 tok/s, ran ≤2 of 4  300.0 tok/s, ran ≤2 of 4  −29% worse, untested\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // The summary says so and cites the findings of the records at hand.
+    assert!(
+        r.stdout.contains(
+            "ran fewer: vLLM 0.30.0 (start-1) and vLLM 0.30.0 (start-2) ran fewer requests at once than the workload asked for (marked \"ran ≤N of M\"). Their figures are of fewer requests at once than the workload's heading says (check concurrency-achieved).\n  \
+             F7   The cache size changed between starts  https://example.org/sub/f/7/\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .ends_with("; 2 sides ran fewer requests at once than asked (see F7)\n"),
+        "{}",
+        r.stdout
+    );
+    // Where no records are at hand, no finding is named.
+    let nowhere = tempfile::tempdir().unwrap();
+    let r = common::run_in(nowhere.path(), &["compare", a, b]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("ran fewer: "), "{}", r.stdout);
+    assert!(!r.stdout.contains("F7"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .ends_with("2 sides ran fewer requests at once than asked\n"),
+        "{}",
+        r.stdout
+    );
+    // A published site's findings, with --from.
+    let built = build(site.root());
+    let from = built.path().to_str().unwrap();
+    let r = common::run_in(
+        nowhere.path(),
+        &["compare", a, b, "--from", from, "--format", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["ran_fewer"]["sides"], serde_json::json!([0, 1]));
+    assert_eq!(v["ran_fewer"]["findings"][0]["id"], "F7");
+    assert_eq!(
+        v["workloads"][0]["context"][0]["max_running"],
+        serde_json::json!({"min": 2.0, "max": 2.0})
+    );
+    assert_eq!(v["workloads"][0]["context"][0]["ran_fewer"], 2.0);
+
+    // On the site: the page's note cites the finding, each value is
+    // marked, and each side's context heads its workload.
+    for (id, dir) in [("start-1", a), ("start-2", b)] {
+        let r = site.run(&["import", id, dir, "--engine", "vllm", "--version", "0.30.0"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let mut yaml = site.read("site.yaml");
+    yaml.push_str("compare:\n  - id: starts\n    title: Two starts of vLLM 0.30\n    runs: [start-1, start-2]\n    metrics: [output_throughput, ttft_ms_p99]\n");
+    site.write("site.yaml", &yaml);
+    let out = build(site.root());
+    let page = std::fs::read_to_string(out.path().join("compare/starts/index.html")).unwrap();
+    let text = seen(&page);
+    assert!(
+        text.contains("Fewer requests ran than asked. vLLM 0.30.0 (1) and vLLM 0.30.0 (2) ran fewer requests at once than the workload asked for (marked “ran ≤N of M”): their figures are of fewer requests at once than the workload’s heading says. See F7 : The cache size changed between starts."),
+        "{text}"
+    );
+    assert!(
+        page.contains("See <a href=\"../../findings/cache-size/\">F7</a>"),
+        "{page}"
+    );
+    assert!(
+        text.contains("vLLM 0.30.0 (1) : ran at most 2 requests at once of the 4 asked; 3 preemptions; KV cache 32,336 tokens"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Output throughput 421.1 tok/s ran ≤2 of 4 300.0 tok/s ran ≤2 of 4 −29% worse, untested"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 sides ran fewer requests at once than asked (see F7)"),
+        "{text}"
+    );
 }

@@ -394,23 +394,123 @@ fn compare_sets_the_recorded_vllm_runs_side_by_side() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "qwen3.8-27b-w4a16-autoround · 88 in, 1,000 out (tokens a request) · concurrency 32 · rate unlimited\n"
+            "qwen3.8-27b-w4a16-autoround · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n"
         ),
         "{}",
         r.stdout
     );
     assert!(
         r.stdout.contains(
-            "  Output throughput  336.3 tok/s         341.4 tok/s         +2% untested\n"
+            "  Output throughput  336.3 tok/s, ran ≤10 of 32  341.4 tok/s, ran ≤10 of 32  +2% better, untested\n"
         ),
         "{}",
         r.stdout
     );
     assert!(
         r.stdout.contains(
-            "  TTFT p99           73.45 s             72.66 s             −1% untested\n"
+            "  TTFT p99           73.45 s, ran ≤10 of 32      72.66 s, ran ≤10 of 32      −1% better, untested\n"
         ),
         "{}",
         r.stdout
     );
+}
+
+/// Issue 34: three sides of one workload, vLLM 0.28 (xray) and 0.29
+/// against SGLang 0.5.20, each with what its run folder says of the
+/// server: none ran the 32 requests asked at once (10, 10 and 5), which
+/// the comparison says beside each side, on its values and in its
+/// summary, citing the bundled findings of the check (F5, F9). Every
+/// change says which way it goes.
+#[test]
+fn compare_three_recorded_runs_with_what_their_servers_ran() {
+    let Some(shared) = shared() else { return };
+    let runs = shared.join("recorded-runs");
+    let sides = [
+        runs.join("vllm-0.28/xray"),
+        runs.join("vllm-0.29/live"),
+        runs.join("sglang-0.5/live"),
+    ];
+    let mut args = vec!["compare"];
+    args.extend(sides.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["--metric", "output_throughput", "--metric", "ttft_ms_p99"]);
+    let r = common::run_in(&common::bundled(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for line in [
+        "qwen3.8-27b-w4a16-autoround · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n",
+        "  vLLM 0.28.0 (xray): ran at most 10 requests at once of the 32 asked; 21 preemptions; KV cache 26,093 tokens\n",
+        "  vLLM 0.29.0 (live): ran at most 10 requests at once of the 32 asked; 21 preemptions; KV cache 26,093 tokens\n",
+        "  SGLang (live): ran at most 5 requests at once of the 32 asked; running limit 10; 0 preemptions; KV cache 5,930 tokens\n",
+        "  Output throughput  336.3 tok/s, ran ≤10 of 32  341.4 tok/s, ran ≤10 of 32  223.0 tok/s, ran ≤5 of 32  +2% better, untested        −34% worse, untested\n",
+        "  TTFT p99           73.45 s, ran ≤10 of 32      72.66 s, ran ≤10 of 32      123.34 s, ran ≤5 of 32     −1% better, untested        +68% worse, untested\n",
+        "\nran fewer: vLLM 0.28.0 (xray), vLLM 0.29.0 (live) and SGLang (live) ran fewer requests at once than the workload asked for",
+        "\n  F5   SGLang ran a hybrid model one request at a time  https://example.org/findings/f/5/\n",
+        "; 3 sides ran fewer requests at once than asked (see F5, F9)\n",
+    ] {
+        assert!(r.stdout.contains(line), "{line}\n{}", r.stdout);
+    }
+    args.extend(["--format", "json"]);
+    let json = common::run_in(&common::bundled(), &args);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let mut directions = Vec::new();
+    for row in v["workloads"][0]["rows"].as_array().unwrap() {
+        for ch in row["changes"].as_array().unwrap().iter().skip(1) {
+            directions.push(ch["direction"].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(directions, ["better", "worse", "better", "worse"]);
+    assert_eq!(v["ran_fewer"]["sides"], serde_json::json!([0, 1, 2]));
+    assert_eq!(v["workloads"][0]["context"][2]["ran_fewer"], 5.0);
+}
+
+/// Issue 35, on a real SGLang file: its random lines record the lengths
+/// asked for (1,024 in and out), so a second run whose outputs stopped 13%
+/// shorter on average is the same workload; its ShareGPT lines, which
+/// record SGLang's unused defaults, match on the measured means and are
+/// not matched.
+#[test]
+fn compare_matches_the_lengths_sglang_asked_for() {
+    let Some(shared) = shared() else { return };
+    let file = shared.join("results/sglang/datacrunch-research__h200-benchmarks__sglang__outputs__llama_3_3_70b_online_output.jsonl");
+    let text = std::fs::read_to_string(&file).unwrap();
+    // The same lines, each with 13% fewer output tokens.
+    let shorter: String = text
+        .lines()
+        .map(|l| {
+            let key = "\"total_output_tokens\": ";
+            let at = l.find(key).unwrap() + key.len();
+            let end = at + l[at..].find([',', '}']).unwrap();
+            let n: f64 = l[at..end].trim().parse().unwrap();
+            format!("{}{}{}\n", &l[..at], (n * 0.87).round(), &l[end..])
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let second = dir.path().join("second.jsonl");
+    std::fs::write(&second, shorter).unwrap();
+    let r = common::run_in(
+        &common::bundled(),
+        &[
+            "compare",
+            file.to_str().unwrap(),
+            second.to_str().unwrap(),
+            "--metric",
+            "output_throughput",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let lines: Vec<&str> = v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["workload"].as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(
+        lines[0],
+        "asked 1,024 in, 1,024 out; measured 509 in, 534 out (tokens a request) · rate 1 req/s"
+    );
+    // The two ShareGPT lines of each side found no match.
+    assert_eq!(v["sides"][1]["unmatched"], 2);
 }

@@ -206,6 +206,60 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
     b.rebuild_and_compare("a static file removed");
 }
 
+/// Comparisons under `serve`: the first one a record names puts
+/// "Comparisons" in every page's header, and a comparison whose sides ran
+/// fewer requests than asked shows the titles of the findings it cites
+/// (F5, F9), so an edit of one is seen there too.
+#[test]
+fn comparisons_and_the_findings_they_cite_rebuild_as_a_clean_build() {
+    let mut b = Bench::new();
+    // The site's one comparison removed from its run.yaml: "Comparisons"
+    // leaves every page's header.
+    let c1 = "data/runs/c1-depth-ninfer-vs-vllm/run.yaml";
+    let yaml = b.site.read(c1);
+    b.site
+        .write(c1, &yaml[..yaml.find("\ncompare:\n").unwrap() + 1]);
+    b.rebuild_and_compare("the last comparison removed");
+    let home = std::fs::read_to_string(b.out().join("index.html")).unwrap();
+    assert!(!home.contains(">Comparisons</a>"), "{home}");
+    b.site.write(c1, &yaml);
+    b.rebuild_and_compare("a comparison named again");
+    let folder = common::fixture("results/inferlint/vllm-run");
+    for (id, version) in [("start-1", "0.30.0"), ("start-2", "0.30.0")] {
+        let r = common::run_in(
+            b.site.root(),
+            &[
+                "import",
+                id,
+                folder.to_str().unwrap(),
+                "--engine",
+                "vllm",
+                "--version",
+                version,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    b.rebuild_and_compare("two runs imported");
+    let yaml = b.site.read("site.yaml");
+    b.site.write(
+        "site.yaml",
+        &format!("{yaml}\ncompare:\n  - id: starts\n    title: Two starts\n    runs: [start-1, start-2]\n"),
+    );
+    b.rebuild_and_compare("a comparison whose sides ran fewer than asked");
+    let page = std::fs::read_to_string(b.out().join("compare/starts/index.html")).unwrap();
+    assert!(
+        page.contains("SGLang ran a hybrid model one request at a time"),
+        "{page}"
+    );
+    b.site.edit(
+        "findings/sglang-hybrid-one-request-at-a-time.md",
+        "title: SGLang ran a hybrid model one request at a time",
+        "title: SGLang ran a hybrid model one request at once",
+    );
+    b.rebuild_and_compare("a cited finding's title");
+}
+
 #[test]
 fn a_failed_rebuild_leaves_the_site_as_the_last_good_build_left_it() {
     let mut b = Bench::new();

@@ -12,12 +12,26 @@
 //! the comparison states a noise band of its own (`noise`, in percent), as
 //! a report that knows its run-to-run noise does.
 //!
+//! Every change reads better or worse by its metric's direction
+//! (`metrics.rs`), whatever the noise says; beside each side's values, a
+//! comparison shows what its evidence says of how the server ran
+//! (`context.rs`), and marks the values of a side that ran fewer requests
+//! at once than its workload asked.
+//!
 //! Takes sides of measurements; hands back a [`Comparison`] that the
 //! command prints (`report`) and the pages render.
 
+mod context;
+mod json;
+mod metrics;
 pub mod report;
 mod workload;
 
+pub use context::{cited_ids, contexts_of, Cite, Context, SideContext, Span, CONCURRENCY_CHECK};
+pub use metrics::{
+    all_metrics, higher_is_better_by_unit, keep_metrics, metric_names, result_metric, Direction,
+    Metric, RESULT_METRICS,
+};
 pub use workload::{workload_of, Workload};
 
 use crate::figures;
@@ -28,93 +42,6 @@ use std::collections::HashMap;
 /// baseline's: two runs of one dataset draw slightly different prompts.
 pub const LENGTH_TOLERANCE: f64 = 0.10;
 
-/// A quantity compared, and which way is better.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Metric {
-    /// The column it is read from (`output_throughput`).
-    pub name: String,
-    /// As a reader names it (`Output throughput`).
-    pub label: String,
-    /// Its unit (`tok/s`, `ms`).
-    pub unit: Option<String>,
-    /// Whether more is better; `None` where nobody said.
-    pub higher_is_better: Option<bool>,
-}
-
-/// The metrics of the result files compared by default, in this order:
-/// throughput first, then the latencies' medians and tails.
-pub const RESULT_METRICS: &[(&str, &str, &str, bool)] = &[
-    ("output_throughput", "Output throughput", "tok/s", true),
-    ("request_throughput", "Request throughput", "req/s", true),
-    ("tokens_per_s", "Tokens a second", "tok/s", true),
-    ("ttft_ms_p50", "TTFT p50", "ms", false),
-    ("ttft_ms_p99", "TTFT p99", "ms", false),
-    ("itl_ms_p50", "ITL p50", "ms", false),
-    ("itl_ms_p99", "ITL p99", "ms", false),
-    ("tpot_ms_p50", "TPOT p50", "ms", false),
-    ("tpot_ms_p99", "TPOT p99", "ms", false),
-    ("e2el_ms_p50", "E2E latency p50", "ms", false),
-    ("e2el_ms_p99", "E2E latency p99", "ms", false),
-];
-
-/// The metric of a result column, if it is one [`RESULT_METRICS`] lists.
-pub fn result_metric(name: &str) -> Option<Metric> {
-    RESULT_METRICS
-        .iter()
-        .find(|(n, ..)| *n == name)
-        .map(|(n, label, unit, higher)| Metric {
-            name: n.to_string(),
-            label: label.to_string(),
-            unit: Some(unit.to_string()),
-            higher_is_better: Some(*higher),
-        })
-}
-
-/// Every metric of [`RESULT_METRICS`], in its order: what sides of result
-/// rows are read with before [`keep_metrics`] narrows them.
-pub fn all_metrics() -> Vec<Metric> {
-    RESULT_METRICS
-        .iter()
-        .filter_map(|(n, ..)| result_metric(n))
-        .collect()
-}
-
-/// The names of the result metrics, for a hint: `output_throughput, …`.
-pub fn metric_names() -> String {
-    RESULT_METRICS
-        .iter()
-        .map(|(n, ..)| *n)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Narrows sides read with `every` (see [`all_metrics`]) to the metrics
-/// `names` (unknown names are left out; validation reports them), or,
-/// when `names` is empty, to every metric some side measured.
-pub fn keep_metrics(names: &[String], sides: &mut [Side], every: &[Metric]) -> Vec<Metric> {
-    let keep: Vec<usize> = if names.is_empty() {
-        (0..every.len())
-            .filter(|&k| {
-                sides
-                    .iter()
-                    .flat_map(|s| &s.measurements)
-                    .any(|m| m.values[k].is_some())
-            })
-            .collect()
-    } else {
-        names
-            .iter()
-            .filter_map(|n| every.iter().position(|m| &m.name == n))
-            .collect()
-    };
-    for side in sides.iter_mut() {
-        for m in &mut side.measurements {
-            m.values = keep.iter().map(|&k| m.values[k]).collect();
-        }
-    }
-    keep.iter().map(|&k| every[k].clone()).collect()
-}
-
 /// One measurement: a workload and the value of each metric there.
 #[derive(Debug, Clone)]
 pub struct Measurement {
@@ -124,6 +51,8 @@ pub struct Measurement {
     pub values: Vec<Option<f64>>,
     /// Where it was read (a result file's path, a table's row).
     pub source: String,
+    /// What the server side of its run recorded.
+    pub context: Context,
 }
 
 /// One side of a comparison.
@@ -140,20 +69,22 @@ pub struct Side {
 }
 
 impl Side {
-    /// A side of result rows: each row one measurement of `metrics`.
+    /// A side of result rows: each row one measurement of `metrics`, with
+    /// where it was read and what its server recorded.
     pub fn of_rows<'r>(
         name: String,
         engine: Option<String>,
         version: Option<String>,
-        rows: impl IntoIterator<Item = (&'r ResultRow, String)>,
+        rows: impl IntoIterator<Item = (&'r ResultRow, String, Context)>,
         metrics: &[Metric],
     ) -> Side {
         let measurements = rows
             .into_iter()
-            .map(|(row, source)| Measurement {
+            .map(|(row, source, context)| Measurement {
                 workload: workload_of(row),
                 values: metrics.iter().map(|m| row.num(&m.name)).collect(),
                 source,
+                context,
             })
             .collect();
         Side {
@@ -172,14 +103,15 @@ impl Side {
 pub fn sides_of_run(run: &Run, prefix: &str, metrics: &[Metric]) -> Vec<Side> {
     let mut out = Vec::new();
     for (i, setup) in run.setups.iter().enumerate() {
-        let rows: Vec<(&ResultRow, String)> = run
+        let rows: Vec<(&ResultRow, String, Context)> = run
             .results
             .iter()
             .filter(|r| r.setup == Some(i))
             .flat_map(|r| {
                 r.rows
                     .iter()
-                    .map(move |row| (row, format!("{prefix}{}", r.path)))
+                    .zip(contexts_of(r))
+                    .map(move |(row, c)| (row, format!("{prefix}{}", r.path), c))
             })
             .collect();
         if rows.is_empty() {
@@ -196,17 +128,33 @@ pub fn sides_of_run(run: &Run, prefix: &str, metrics: &[Metric]) -> Vec<Side> {
     out
 }
 
+/// Two sides of one name (two runs of vLLM 0.30) are told apart by their
+/// place: `vLLM 0.30 (2)`.
+pub fn unique_names(sides: &mut [Side]) {
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for s in sides.iter() {
+        *count.entry(s.name.clone()).or_default() += 1;
+    }
+    for (i, side) in sides.iter_mut().enumerate() {
+        if count.get(&side.name).is_some_and(|&n| n > 1) {
+            side.name = format!("{} ({})", side.name, i + 1);
+        }
+    }
+}
+
 /// The sides of a hand table: each of `columns` a side, named by its
 /// label, each row a measurement of the workload its `by` cells name (two
 /// rows of one workload are repeats). The metric is the table's: the
-/// compared columns' unit, titled by the table.
+/// compared columns' unit, titled by the table, better higher or lower as
+/// `higher_is_better` says, else as its unit does; `None` where neither
+/// says (validation reports it).
 pub fn sides_of_table(
     table: &Table,
     by: &[String],
     columns: &[String],
     higher_is_better: Option<bool>,
     engine_names: &std::collections::BTreeMap<String, String>,
-) -> (Vec<Side>, Metric) {
+) -> Option<(Vec<Side>, Metric)> {
     let at = |name: &str| table.header.iter().position(|h| h == name);
     // Each key column: where it is, its title and its unit.
     let key_at: Vec<(usize, String, Option<&str>)> = by
@@ -254,6 +202,7 @@ pub fn sides_of_table(
                         workload: Workload::of_key(parts),
                         values: vec![Some(value)],
                         source: format!("{} row {}", table.file, r + 1),
+                        context: Context::default(),
                     })
                 })
                 .collect();
@@ -265,13 +214,16 @@ pub fn sides_of_table(
             })
         })
         .collect();
+    let unit = columns.first().and_then(|c| unit_of(c));
+    let higher_is_better =
+        higher_is_better.or_else(|| higher_is_better_by_unit(unit.as_deref()))?;
     let metric = Metric {
         name: columns.first().cloned().unwrap_or_default(),
         label: table.title.clone(),
-        unit: columns.first().and_then(|c| unit_of(c)),
+        unit,
         higher_is_better,
     };
-    (sides, metric)
+    Some((sides, metric))
 }
 
 /// The measurements of one side at one workload, for one metric.
@@ -307,22 +259,19 @@ impl Spread {
         })
     }
 
-    /// The value as a reader gets it: the mean, and its range where
-    /// there are repeats (`336.3 tok/s (330.1–340.2, 3 runs)`).
-    pub fn shown(&self, unit: Option<&str>) -> String {
-        let with_unit = figures::with_unit(self.mean, unit);
+    /// The value as a reader gets it, as the values of its row are shown
+    /// (`at`, see [`Row::together`]): the mean, and its range where there
+    /// are repeats (`336.3 tok/s (330.1–340.2, 3 runs)`).
+    pub fn shown(&self, unit: Option<&str>, at: &figures::Together) -> String {
+        let with_unit = at.with_unit(self.mean, unit);
         if self.n < 2 {
             return with_unit;
         }
-        if figures::cell(self.min, unit) == figures::cell(self.max, unit) {
+        let (min, max) = (at.number(self.min, unit), at.number(self.max, unit));
+        if min == max {
             return format!("{with_unit} ({} runs, alike)", self.n);
         }
-        format!(
-            "{with_unit} ({}–{}, {} runs)",
-            figures::cell(self.min, unit),
-            figures::cell(self.max, unit),
-            self.n
-        )
+        format!("{with_unit} ({min}–{max}, {} runs)", self.n)
     }
 }
 
@@ -391,25 +340,26 @@ pub struct Change {
     pub pct: f64,
     /// Whether it stands out from the noise.
     pub noise: Noise,
-    /// Better or worse, where the metric says which way is better and the
-    /// change stands out from the noise.
-    pub better: Option<bool>,
+    /// Better, worse or the same, by the metric's direction, whatever the
+    /// noise says.
+    pub direction: Direction,
 }
 
 impl Change {
-    /// `+26% (better, beyond noise)`, as every format writes it.
+    /// The change in percent as every format writes it: `+26%`, `−8%`.
     pub fn shown(&self) -> String {
         figures::signed_percent(self.pct)
     }
 
-    /// `better`, `worse` or `level`, where that can be said.
-    pub fn direction(&self) -> Option<&'static str> {
-        match self.better {
-            Some(true) => Some("better"),
-            Some(false) => Some("worse"),
-            None if !self.noise.stands_out() && self.noise != Noise::Untested => Some("level"),
-            None => None,
-        }
+    /// The change, its direction and its noise in words, as the text
+    /// formats write them: `+26% better, untested`.
+    pub fn words(&self) -> String {
+        format!(
+            "{} {}, {}",
+            self.shown(),
+            self.direction.as_str(),
+            self.noise.short()
+        )
     }
 }
 
@@ -426,6 +376,29 @@ pub struct Row {
     pub changes: Vec<Option<Change>>,
 }
 
+impl Row {
+    /// How the values of the row are shown together: one scale and one
+    /// precision for every side's mean and range (`316.0` beside `341.4`).
+    pub fn together(&self, unit: Option<&str>) -> figures::Together {
+        figures::Together::of(
+            self.values
+                .iter()
+                .flatten()
+                .flat_map(|v| [v.mean, v.min, v.max]),
+            unit,
+        )
+    }
+
+    /// Each side's value as shown, `None` where the side has none.
+    pub fn shown(&self, unit: Option<&str>) -> Vec<Option<String>> {
+        let at = self.together(unit);
+        self.values
+            .iter()
+            .map(|v| v.map(|v| v.shown(unit, &at)))
+            .collect()
+    }
+}
+
 /// Runs set side by side.
 #[derive(Debug, Clone)]
 pub struct Comparison {
@@ -435,6 +408,13 @@ pub struct Comparison {
     pub metrics: Vec<Metric>,
     /// The workloads the baseline measured that another side measured too.
     pub workloads: Vec<Workload>,
+    /// For each workload, each side's context: what its evidence says of
+    /// how the server ran it.
+    pub contexts: Vec<Vec<SideContext>>,
+    /// For each workload, where the sides were said to measure one
+    /// workload (`--same-workload`): each measurement taken as it though
+    /// its own workload differs, as (side, what it measured), each once.
+    pub taken_as_one: Vec<Vec<(usize, String)>>,
     /// Workload by workload, metric by metric, where two sides have a
     /// value.
     pub rows: Vec<Row>,
@@ -443,9 +423,14 @@ pub struct Comparison {
     pub unmatched: Vec<usize>,
     /// The noise band the comparison states, in percent.
     pub stated_noise: Option<f64>,
+    /// Whether the sides were said to measure one workload.
+    pub same_workload: bool,
     /// For each side, the workloads it measured, each once, in the order
     /// met: what a reader needs where the sides share none.
     pub measured: Vec<Vec<String>>,
+    /// The findings of [`CONCURRENCY_CHECK`], cited where a side ran fewer
+    /// requests at once than asked; empty where the caller has no records.
+    pub cited: Vec<Cite>,
 }
 
 /// A side as the comparison heads it.
@@ -474,35 +459,73 @@ impl Comparison {
             .flat_map(|r| r.changes.iter().flatten())
             .any(|ch| ch.noise == Noise::Untested)
     }
+
+    /// Whether some workload has context to show for some side.
+    pub fn has_context(&self, w: usize) -> bool {
+        self.contexts[w].iter().any(|c| !c.is_empty())
+    }
+
+    /// The sides whose server ran fewer requests at once than some
+    /// workload asked, each once, in order.
+    pub fn ran_fewer(&self) -> Vec<usize> {
+        (0..self.sides.len())
+            .filter(|&s| self.contexts.iter().any(|c| c[s].ran_fewer().is_some()))
+            .collect()
+    }
+}
+
+/// How sides are set side by side.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Options {
+    /// A noise band to judge single measurements by, in percent.
+    pub stated_noise: Option<f64>,
+    /// The sides measured one workload, whatever their models and lengths
+    /// say: measurements match on the concurrency and rate alone.
+    pub same_workload: bool,
 }
 
 /// Sets `sides` side by side on `metrics`, the first side the baseline.
 /// Linear in the measurements: workloads are found by their exact part
 /// through a hash map, then by length among the few that share it.
-pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) -> Comparison {
+pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison {
     let mut workloads: Vec<Workload> = Vec::new();
     let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
     // measured[w][side][metric]: the values of each side at workload w.
     let mut measured: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
+    let mut contexts: Vec<Vec<SideContext>> = Vec::new();
+    let mut taken: Vec<Vec<(usize, String)>> = Vec::new();
     let mut unmatched = vec![0; sides.len()];
     // How many of the baseline's measurements each workload holds.
     let mut of_baseline: Vec<usize> = Vec::new();
     let blank = || vec![vec![Vec::new(); metrics.len()]; sides.len()];
+    let key = |w: &Workload| {
+        if opts.same_workload {
+            w.loose.clone()
+        } else {
+            w.exact.clone()
+        }
+    };
     for (s, side) in sides.iter().enumerate() {
         for m in &side.measurements {
-            let found = by_key.get(&m.workload.exact).and_then(|ws| {
+            let found = by_key.get(&key(&m.workload)).and_then(|ws| {
                 ws.iter()
                     .copied()
-                    .find(|&w| workloads[w].matches(&m.workload))
+                    .find(|&w| workloads[w].matches(&m.workload, opts.same_workload))
             });
             let w = match found {
                 Some(w) => w,
                 None if s == 0 => {
                     workloads.push(m.workload.clone());
                     measured.push(blank());
+                    let asked = SideContext {
+                        asked: m.workload.concurrency,
+                        ..SideContext::default()
+                    };
+                    contexts.push(vec![asked; sides.len()]);
+                    taken.push(Vec::new());
                     of_baseline.push(0);
                     by_key
-                        .entry(m.workload.exact.clone())
+                        .entry(key(&m.workload))
                         .or_default()
                         .push(workloads.len() - 1);
                     workloads.len() - 1
@@ -515,6 +538,13 @@ pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) ->
             if s == 0 {
                 of_baseline[w] += 1;
             }
+            if opts.same_workload && !workloads[w].matches(&m.workload, false) {
+                let line = m.workload.line();
+                if !taken[w].iter().any(|(t, l)| *t == s && *l == line) {
+                    taken[w].push((s, line));
+                }
+            }
+            contexts[w][s].add(&m.context);
             for (k, v) in m.values.iter().enumerate() {
                 if let Some(v) = v.filter(|v| v.is_finite()) {
                     measured[w][s][k].push(v);
@@ -524,6 +554,7 @@ pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) ->
     }
     // Keep the workloads another side measured too.
     let mut kept = Vec::new();
+    let (mut kept_contexts, mut kept_taken) = (Vec::new(), Vec::new());
     let mut rows = Vec::new();
     for (w, by_side) in measured.iter().enumerate() {
         let shared = (1..sides.len()).any(|s| by_side[s].iter().any(|v| !v.is_empty()));
@@ -533,6 +564,8 @@ pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) ->
         }
         let index = kept.len();
         kept.push(workloads[w].clone());
+        kept_contexts.push(std::mem::take(&mut contexts[w]));
+        kept_taken.push(std::mem::take(&mut taken[w]));
         for (k, metric) in metrics.iter().enumerate() {
             let values: Vec<Option<Spread>> = by_side.iter().map(|vs| Spread::of(&vs[k])).collect();
             if values.iter().filter(|v| v.is_some()).count() < 2 {
@@ -544,7 +577,7 @@ pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) ->
                 .enumerate()
                 .map(|(s, v)| match (s, base, v) {
                     (0, ..) => None,
-                    (_, Some(b), Some(v)) => change(&b, v, metric, stated_noise),
+                    (_, Some(b), Some(v)) => change(&b, v, metric, opts.stated_noise),
                     _ => None,
                 })
                 .collect();
@@ -571,8 +604,9 @@ pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) ->
         .iter()
         .map(|s| {
             let mut sources: Vec<String> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for m in &s.measurements {
-                if !sources.contains(&m.source) {
+                if seen.insert(m.source.as_str()) {
                     sources.push(m.source.clone());
                 }
             }
@@ -588,14 +622,19 @@ pub fn compare(sides: &[Side], metrics: &[Metric], stated_noise: Option<f64>) ->
         sides,
         metrics: metrics.to_vec(),
         workloads: kept,
+        contexts: kept_contexts,
+        taken_as_one: kept_taken,
         rows,
         unmatched,
-        stated_noise,
+        stated_noise: opts.stated_noise,
+        same_workload: opts.same_workload,
         measured,
+        cited: Vec::new(),
     }
 }
 
-/// The change of `side` from `base`, and whether it is noise.
+/// The change of `side` from `base`, whether it is noise, and which way
+/// it goes for the metric.
 fn change(base: &Spread, side: &Spread, metric: &Metric, stated: Option<f64>) -> Option<Change> {
     let pct = figures::change_pct(base.mean, side.mean)?;
     let overlap = base.min <= side.max && side.min <= base.max;
@@ -618,11 +657,11 @@ fn change(base: &Spread, side: &Spread, metric: &Metric, stated: Option<f64>) ->
             None => Noise::Untested,
         }
     };
-    let better = metric
-        .higher_is_better
-        .filter(|_| noise.stands_out())
-        .map(|higher| (pct > 0.0) == higher);
-    Some(Change { pct, noise, better })
+    Some(Change {
+        pct,
+        noise,
+        direction: Direction::of(pct, metric.higher_is_better),
+    })
 }
 
 #[cfg(test)]

@@ -1,15 +1,23 @@
 //! A comparison as people and programs read it: a table for a terminal,
-//! JSON for scripts, Markdown for an issue or a pull request. Every value
-//! is rounded for reading (`crate::figures`); the JSON keeps every digit.
+//! JSON for scripts (`json.rs`), Markdown for an issue or a pull request.
+//! Every value is rounded for reading (`crate::figures`), the values of a
+//! row alike; the JSON keeps every digit. Each change says which way it
+//! goes for its metric (better, worse, same) beside its noise verdict;
+//! each workload says what the sides' evidence recorded of their servers,
+//! and a side that ran fewer requests at once than asked is marked on its
+//! values and in the summary, with the findings about it where known.
 //!
 //! Takes a [`Comparison`]; hands back text.
 
-use super::{Comparison, Row};
+use super::{cited_ids, Comparison, Row};
 use crate::figures;
 use std::fmt::Write as _;
 
-/// The last line of every format: how many workloads the sides share and
-/// how the changes stand against the noise.
+pub use super::json::json;
+
+/// The last line of every format: how many workloads the sides share, how
+/// the changes stand against the noise, and how many sides ran fewer
+/// requests at once than asked.
 pub fn verdict(c: &Comparison) -> String {
     if c.is_empty() {
         return "no workload in common: nothing to compare".to_string();
@@ -38,31 +46,40 @@ pub fn verdict(c: &Comparison) -> String {
             "{untested} not tested against noise (one measurement each)"
         ));
     }
-    format!(
+    let mut out = format!(
         "{} in common; {}",
         n(c.workloads.len(), "workload", "workloads"),
         parts.join(", ")
-    )
-}
-
-/// The cell of side `s` in `row`: its value, and its change from the
-/// baseline with the noise verdict.
-fn value(c: &Comparison, row: &Row, s: usize) -> String {
-    let unit = c.metrics[row.metric].unit.as_deref();
-    row.values[s].map_or_else(|| "—".to_string(), |v| v.shown(unit))
-}
-
-fn change(row: &Row, s: usize) -> String {
-    match row.changes[s] {
-        Some(ch) => {
-            let mut out = format!("{} {}", ch.shown(), ch.noise.short());
-            if let Some(d) = ch.direction().filter(|d| *d != "level") {
-                let _ = write!(out, " ({d})");
-            }
-            out
+    );
+    let fewer = c.ran_fewer().len();
+    if fewer > 0 {
+        let _ = write!(
+            out,
+            "; {} fewer requests at once than asked",
+            n(fewer, "side ran", "sides ran")
+        );
+        if !c.cited.is_empty() {
+            let _ = write!(out, " (see {})", cited_ids(&c.cited));
         }
+    }
+    out
+}
+
+/// The cell of side `s` in `row` (`shown`: the row's values as shown):
+/// its value, marked where its server ran fewer requests than asked.
+fn value(c: &Comparison, row: &Row, shown: &[Option<String>], s: usize) -> String {
+    match &shown[s] {
+        Some(v) => match c.contexts[row.workload][s].mark() {
+            Some(mark) => format!("{v}, {mark}"),
+            None => v.clone(),
+        },
         None => "—".to_string(),
     }
+}
+
+/// The change of side `s` in `row`: `+2% better, untested`.
+fn change(row: &Row, s: usize) -> String {
+    row.changes[s].map_or_else(|| "—".to_string(), |ch| ch.words())
 }
 
 /// Who is compared with whom, for the heads of the text formats.
@@ -92,14 +109,42 @@ fn heading(c: &Comparison) -> String {
     out
 }
 
+/// The lines under a workload's heading: what each side's evidence says
+/// of its server, and what was taken as the workload (`--same-workload`),
+/// each as (side or "", text).
+fn workload_notes(c: &Comparison, w: usize) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if c.has_context(w) {
+        for (s, side) in c.sides.iter().enumerate() {
+            out.push((side.name.clone(), c.contexts[w][s].words()));
+        }
+    }
+    for (s, line) in &c.taken_as_one[w] {
+        out.push((
+            c.sides[*s].name.clone(),
+            format!("measured {line}, taken as this workload (--same-workload)"),
+        ));
+    }
+    out
+}
+
 /// A table for a terminal: a block per workload, a line per metric.
 pub fn table(c: &Comparison) -> String {
     let mut out = format!("Compared: {}\n", heading(c));
     if let Some(p) = c.stated_noise {
         let _ = writeln!(out, "Noise band stated: ±{}%", figures::number(p));
     }
+    if c.same_workload {
+        let _ = writeln!(
+            out,
+            "Said to measure one workload (--same-workload): matched on concurrency and rate alone"
+        );
+    }
     for (w, workload) in c.workloads.iter().enumerate() {
         let _ = writeln!(out, "\n{}", workload.line());
+        for (who, text) in workload_notes(c, w) {
+            let _ = writeln!(out, "  {who}: {text}");
+        }
         let mut grid: Vec<Vec<String>> = vec![std::iter::once("metric".to_string())
             .chain(c.sides.iter().map(|s| s.name.clone()))
             .chain(c.sides.iter().skip(1).map(|s| {
@@ -111,8 +156,9 @@ pub fn table(c: &Comparison) -> String {
             }))
             .collect()];
         for row in c.rows.iter().filter(|r| r.workload == w) {
+            let shown = row.shown(c.metrics[row.metric].unit.as_deref());
             let mut line = vec![c.metrics[row.metric].label.clone()];
-            line.extend((0..c.sides.len()).map(|s| value(c, row, s)));
+            line.extend((0..c.sides.len()).map(|s| value(c, row, &shown, s)));
             line.extend((1..c.sides.len()).map(|s| change(row, s)));
             grid.push(line);
         }
@@ -133,15 +179,31 @@ pub fn table(c: &Comparison) -> String {
             let _ = writeln!(out, "{}", text.trim_end());
         }
     }
-    out.push_str(&notes(c));
+    out.push_str(&notes(c, false));
     let _ = writeln!(out, "\nfindings compare: {}", verdict(c));
     out
 }
 
+/// The sides that ran fewer requests at once than asked, in words:
+/// `vLLM 0.28.0 (xray) and SGLang 0.5.20 (live)`.
+fn fewer_names(c: &Comparison) -> String {
+    let names: Vec<&str> = c
+        .ran_fewer()
+        .into_iter()
+        .map(|s| c.sides[s].name.as_str())
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// What the tables leave to be said: where the changes are from, what
-/// "untested" means, and, where the sides share no workload, what each
-/// measured.
-fn notes(c: &Comparison) -> String {
+/// "untested" means, which sides ran fewer requests than asked (and the
+/// findings about it), and, where the sides share no workload, what each
+/// measured. `markdown` links the findings.
+fn notes(c: &Comparison, markdown: bool) -> String {
     let mut out = String::new();
     if c.is_empty() {
         for (s, lines) in c.measured.iter().enumerate() {
@@ -155,14 +217,39 @@ fn notes(c: &Comparison) -> String {
         }
         return out;
     }
+    // Each note a paragraph (in Markdown apart from the next).
+    let mut paragraphs: Vec<String> = Vec::new();
     if c.sides.len() > 2 {
-        let _ = writeln!(out, "Changes are from the baseline, {}.", c.sides[0].name);
+        paragraphs.push(format!(
+            "Changes are from the baseline, {}.\n",
+            c.sides[0].name
+        ));
     }
     if c.has_untested() {
-        let _ = writeln!(out, "untested: each side measured the workload once, so the change is not tested against noise (measure it twice or more on each side, or state a band with --noise).");
+        paragraphs.push("untested: each side measured the workload once, so the change is not tested against noise (measure it twice or more on each side, or state a band with --noise).\n".to_string());
     }
-    if !out.is_empty() {
-        out.insert(0, '\n');
+    let fewer = c.ran_fewer();
+    if !fewer.is_empty() {
+        let verb = if fewer.len() == 1 { "Its" } else { "Their" };
+        let mut p = format!(
+            "ran fewer: {} ran fewer requests at once than the workload asked for (marked \"ran ≤N of M\"). {verb} figures are of fewer requests at once than the workload's heading says (check {}).\n",
+            fewer_names(c),
+            super::CONCURRENCY_CHECK
+        );
+        for f in &c.cited {
+            let label = format!("F{}", f.id);
+            let _ = match (&f.url, markdown) {
+                (Some(u), true) => writeln!(p, "- [{label}]({u}): {}", f.title),
+                (Some(u), false) => writeln!(p, "  {label:<4} {}  {u}", f.title),
+                (None, true) => writeln!(p, "- {label}: {}", f.title),
+                (None, false) => writeln!(p, "  {label:<4} {}", f.title),
+            };
+        }
+        paragraphs.push(p);
+    }
+    if !paragraphs.is_empty() {
+        out.push('\n');
+        out.push_str(&paragraphs.join(if markdown { "\n" } else { "" }));
     }
     out
 }
@@ -172,8 +259,21 @@ pub fn markdown(c: &Comparison) -> String {
     let esc = |s: &str| s.replace('|', "\\|");
     let mut out = String::from("### findings compare\n\n");
     let _ = writeln!(out, "**{}**\n\nCompared: {}.", verdict(c), esc(&heading(c)));
+    if c.same_workload {
+        let _ = writeln!(
+            out,
+            "\nSaid to measure one workload (`--same-workload`): matched on concurrency and rate alone."
+        );
+    }
     for (w, workload) in c.workloads.iter().enumerate() {
         let _ = writeln!(out, "\n#### {}\n", esc(&workload.line()));
+        let notes = workload_notes(c, w);
+        for (who, text) in &notes {
+            let _ = writeln!(out, "- {}: {}", esc(who), esc(text));
+        }
+        if !notes.is_empty() {
+            out.push('\n');
+        }
         let mut head = String::from("| metric |");
         let mut rule = String::from("|---|");
         for s in &c.sides {
@@ -190,9 +290,10 @@ pub fn markdown(c: &Comparison) -> String {
         }
         let _ = writeln!(out, "{head}\n{rule}");
         for row in c.rows.iter().filter(|r| r.workload == w) {
+            let shown = row.shown(c.metrics[row.metric].unit.as_deref());
             let _ = write!(out, "| {} |", esc(&c.metrics[row.metric].label));
             for s in 0..c.sides.len() {
-                let _ = write!(out, " {} |", esc(&value(c, row, s)));
+                let _ = write!(out, " {} |", esc(&value(c, row, &shown, s)));
             }
             for s in 1..c.sides.len() {
                 let _ = write!(out, " {} |", esc(&change(row, s)));
@@ -200,64 +301,6 @@ pub fn markdown(c: &Comparison) -> String {
             out.push('\n');
         }
     }
-    out.push_str(&notes(c));
+    out.push_str(&notes(c, true));
     out
-}
-
-/// JSON, for scripts: every value with every digit (docs/compare.md).
-pub fn json(c: &Comparison) -> String {
-    let spread = |v: &Option<super::Spread>| {
-        v.map_or(
-            serde_json::Value::Null,
-            |v| serde_json::json!({"n": v.n, "mean": v.mean, "min": v.min, "max": v.max}),
-        )
-    };
-    let workloads: Vec<serde_json::Value> = c
-        .workloads
-        .iter()
-        .enumerate()
-        .map(|(w, workload)| {
-            let rows: Vec<serde_json::Value> = c
-                .rows
-                .iter()
-                .filter(|r| r.workload == w)
-                .map(|r| {
-                    serde_json::json!({
-                        "metric": c.metrics[r.metric].name,
-                        "values": r.values.iter().map(spread).collect::<Vec<_>>(),
-                        "changes": r.changes.iter().map(|ch| ch.map_or(serde_json::Value::Null, |ch| serde_json::json!({
-                            "pct": ch.pct,
-                            "shown": ch.shown(),
-                            "noise": ch.noise.key(),
-                            "words": ch.noise.words(),
-                            "direction": ch.direction(),
-                        }))).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "workload": workload.line(),
-                "parts": workload.parts.iter().map(|(k, v)| serde_json::json!([k, v])).collect::<Vec<_>>(),
-                "rows": rows,
-            })
-        })
-        .collect();
-    let v = serde_json::json!({
-        "sides": c.sides.iter().enumerate().map(|(s, side)| serde_json::json!({
-            "name": side.name,
-            "baseline": s == 0,
-            "engine": side.engine,
-            "version": side.version,
-            "sources": side.sources,
-            "unmatched": c.unmatched[s],
-        })).collect::<Vec<_>>(),
-        "metrics": c.metrics.iter().map(|m| serde_json::json!({
-            "name": m.name, "label": m.label, "unit": m.unit, "higher_is_better": m.higher_is_better,
-        })).collect::<Vec<_>>(),
-        "stated_noise_pct": c.stated_noise,
-        "measured": c.measured,
-        "workloads": workloads,
-        "verdict": verdict(c),
-    });
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -180,7 +180,7 @@ pub(super) fn read(
                         if !resolve_setup(doc, &mut source, &file.facts, setups) {
                             continue;
                         }
-                        add_file(&mut ev, &mut source, &file, setups);
+                        add_file(&mut ev, &mut source, &file, &bytes, setups);
                     }
                     Err(e) => {
                         fail(doc, e);
@@ -228,7 +228,11 @@ pub(super) fn read(
                             continue;
                         }
                         for file in &folder.files {
-                            add_file(&mut ev, &mut source, file, setups);
+                            let bytes = named
+                                .iter()
+                                .find(|(n, _)| *n == file.source)
+                                .map_or(&[][..], |(_, b)| b.as_slice());
+                            add_file(&mut ev, &mut source, file, bytes, setups);
                         }
                         source.facts.extend(folder.facts.iter().map(fact));
                         let name = setup_name(&source, setups);
@@ -445,13 +449,21 @@ fn unit_of(c: &results::vocabulary::Column) -> Option<String> {
     }
 }
 
-/// Adds one result file's rows and facts to the evidence. A row whose
-/// file records no engine or version (vLLM's, genai-perf's, AIPerf's)
-/// takes its setup's: the run says what it measured.
-fn add_file(ev: &mut Evidence, source: &mut ResultSource, file: &ResultFile, setups: &[Setup]) {
+/// Adds one result file's rows and facts to the evidence (`bytes`: the
+/// file's, for the lengths its client was asked for). A row whose file
+/// records no engine or version (vLLM's, genai-perf's, AIPerf's) takes
+/// its setup's: the run says what it measured.
+fn add_file(
+    ev: &mut Evidence,
+    source: &mut ResultSource,
+    file: &ResultFile,
+    bytes: &[u8],
+    setups: &[Setup],
+) {
     let name = setup_name(source, setups);
     let setup = source.setup.and_then(|i| setups.get(i));
-    for row in &file.results.rows {
+    let asked = super::requested::requested(bytes, file.results.rows.len());
+    for (row, requested) in file.results.rows.iter().zip(asked) {
         let mut cells = cells_of(row);
         if let Some(s) = setup {
             fill(&mut cells, "engine", Some(&s.engine));
@@ -459,6 +471,7 @@ fn add_file(ev: &mut Evidence, source: &mut ResultSource, file: &ResultFile, set
         }
         source.rows.push(ResultRow {
             cells: cells.clone(),
+            requested,
         });
         cells.push(("setup", name.clone()));
         ev.results.rows.push(cells);

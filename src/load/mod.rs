@@ -26,6 +26,7 @@ mod fields;
 mod files;
 mod finding;
 mod prose;
+mod requested;
 mod run;
 mod site;
 mod suggest;

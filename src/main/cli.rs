@@ -204,8 +204,9 @@ are in docs/checks.md.")]
     /// Set runs side by side: the runs and result files named, matched by
     /// workload (model, input and output lengths, concurrency, request
     /// rate), each metric's value per side, its change from the first (the
-    /// baseline) in percent, and whether the change is beyond the noise
-    /// that repeated measurements show. Exit 1 when the sides share no
+    /// baseline) in percent, better or worse by the metric, and whether the
+    /// change is beyond the noise that repeated measurements show, with
+    /// what each side's server ran. Exit 1 when the sides share no
     /// workload, 2 when the comparison cannot be done.
     #[command(after_help = "\
 Each input is a run's id (its folder under data/runs/ of --root), whose
@@ -213,7 +214,13 @@ setups are sides, or a result file or run folder read where it is (as
 `findings lint` reads it), a side of its own. Two or more measurements of
 one workload on one side are repeats: their range is the noise, and a change
 whose ranges overlap is \"within noise\". One measurement each is said to be
-untested, unless --noise states a band. See docs/compare.md.")]
+untested, unless --noise states a band. Every change says better, worse or
+same by its metric (throughput higher, latency lower). Lengths match on what
+the client was asked for where the files record it (random_input_len,
+random_output_len), else on the measured means within 10%. A side whose
+server ran fewer requests at once than asked (its run folder's series says
+so) is marked, citing the findings of the check concurrency-achieved from
+the records of --root or --from. See docs/compare.md.")]
     Compare {
         /// Run ids, result files or run folders; the first is the baseline.
         #[arg(required = true, value_name = "RUN|FILE")]
@@ -234,7 +241,21 @@ untested, unless --noise states a band. See docs/compare.md.")]
         /// measurements by (a change inside it is within noise).
         #[arg(long, value_name = "PCT")]
         noise: Option<f64>,
-        /// The site folder whose runs the ids name.
+        /// The sides measured one workload, though their models or
+        /// lengths differ (generation that stops at an end of text makes
+        /// two runs of one command measure different output lengths):
+        /// measurements match on concurrency and rate alone, and the
+        /// output says so.
+        #[arg(long)]
+        same_workload: bool,
+        /// Cite the findings of a published site beside a side that ran
+        /// fewer requests at once than asked, instead of the records of
+        /// --root: its address (ending in /), the address or path of its
+        /// findings.json, or a built site's folder.
+        #[arg(long, value_name = "URL|PATH")]
+        from: Option<String>,
+        /// The site folder whose runs the ids name (and whose findings
+        /// are cited, where it has them).
         #[arg(long, default_value = ".")]
         root: PathBuf,
         /// Output format.

@@ -1,31 +1,56 @@
 //! `findings compare`: the command around [`findings::compare_inputs`]:
-//! the report in the chosen format, and the exit status.
+//! the findings to cite where a side ran fewer requests than asked, the
+//! report in the chosen format, and the exit status.
 
 use crate::cli::CompareFormat;
 use crate::ui::Ui;
+use findings::audit::source::{self, Catalog};
 use findings::compare::report;
-use findings::compare_inputs::{compare_inputs, CompareOptions};
+use findings::compare_inputs::{cite, compare_inputs, CompareOptions};
 use std::process::ExitCode;
 
 /// Reads the inputs, prints the comparison, and returns 0 (the sides
 /// share a workload), 1 (they share none) or 2 (no comparison can be
-/// made).
+/// made). The findings are cited only where a side ran fewer requests at
+/// once than asked: from `from` (read whenever given), else from the
+/// records of `--root` where it holds a site whose records check (else
+/// none are cited).
 pub(crate) fn compare(
     ui: Ui,
     opts: CompareOptions,
+    from: Option<String>,
     format: CompareFormat,
 ) -> Result<ExitCode, ExitCode> {
-    if opts.noise.is_some_and(|n| !(n.is_finite() && n >= 0.0)) {
-        ui.error("--noise takes a band in percent, 0 or more (5 for ±5%)");
-        return Err(ExitCode::from(2));
-    }
-    let done = compare_inputs(&opts).map_err(|e| {
-        ui.error(&e.message);
-        if let Some(h) = &e.hint {
+    let stop = |message: &str, hint: Option<&str>| {
+        ui.error(message);
+        if let Some(h) = hint {
             eprintln!("  hint: {h}");
         }
         ExitCode::from(2)
-    })?;
+    };
+    if opts.noise.is_some_and(|n| !(n.is_finite() && n >= 0.0)) {
+        return Err(stop(
+            "--noise takes a band in percent, 0 or more (5 for ±5%)",
+            None,
+        ));
+    }
+    let mut done = compare_inputs(&opts).map_err(|e| stop(&e.message, e.hint.as_deref()))?;
+    // A site named with --from is read whatever the sides ran, so that a
+    // wrong address is heard of; the records of --root only when needed.
+    let published = match &from {
+        Some(from) => Some(source::fetch(from).map_err(|e| stop(&e.message, e.hint.as_deref()))?),
+        None => None,
+    };
+    if !done.ran_fewer().is_empty() {
+        let catalog = published.or_else(|| {
+            findings::open(&opts.root, false).ok().map(|(model, _)| {
+                Catalog::from_model(&model, format!("the records in {}", opts.root.display()))
+            })
+        });
+        if let Some(catalog) = catalog {
+            cite(&mut done, &catalog);
+        }
+    }
     let text = match format {
         CompareFormat::Table => report::table(&done),
         CompareFormat::Json => report::json(&done),

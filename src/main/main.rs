@@ -311,6 +311,8 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             engine,
             version,
             noise,
+            same_workload,
+            from,
             root,
             format,
         } => compare::compare(
@@ -321,8 +323,10 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                 engine,
                 version,
                 noise,
+                same_workload,
                 root,
             },
+            from,
             format,
         )?,
         Command::Show { id, root } => {

@@ -1,11 +1,14 @@
 //! The comparisons of the site, computed once: those `site.yaml` and each
 //! `run.yaml` name (`compare:`), and, for every engine version that result
 //! files measured, what changed from the nearest earlier version that
-//! measured one of the same workloads. Pages only show them.
+//! measured one of the same workloads. A comparison where a side ran fewer
+//! requests at once than asked cites the findings of the check about it.
+//! Pages only show them.
 
 use super::EngineIndex;
-use crate::compare::{self, Comparison, Side};
-use crate::record::{CompareOf, CompareSpec, Engine, Run, Site};
+use crate::compare::{self, Cite, Comparison, Options, Side};
+use crate::record::{CompareOf, CompareSpec, Engine, Finding, Run, Site};
+use crate::urls;
 use crate::version::Version;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -44,11 +47,43 @@ pub struct VersionChange {
     pub result: Comparison,
 }
 
+/// The listed findings that name the check of a side that ran fewer
+/// requests at once than asked ([`compare::CONCURRENCY_CHECK`]), by id.
+pub(super) fn cited(
+    site: &Site,
+    findings: &[Arc<Finding>],
+    listed: &[bool],
+    check_findings: &BTreeMap<String, Vec<usize>>,
+) -> Vec<Cite> {
+    let mut out: Vec<Cite> = check_findings
+        .get(compare::CONCURRENCY_CHECK)
+        .into_iter()
+        .flatten()
+        .filter(|&&i| listed[i])
+        .map(|&i| Cite {
+            id: findings[i].id,
+            title: findings[i].title.clone(),
+            url: Some(format!("{}{}", site.base_url, urls::short(findings[i].id))),
+        })
+        .collect();
+    out.sort_by_key(|c| c.id);
+    out
+}
+
+/// `result` with `cited` where a side of it ran fewer requests than asked.
+fn with_cites(mut result: Comparison, cited: &[Cite]) -> Comparison {
+    if !result.ran_fewer().is_empty() {
+        result.cited = cited.to_vec();
+    }
+    result
+}
+
 /// The comparisons `site` and `runs` name, site's first, then by run.
 pub(super) fn named(
     site: &Site,
     runs: &[Arc<Run>],
     run_by_id: &HashMap<String, usize>,
+    cited: &[Cite],
 ) -> Vec<Compared> {
     let names = site.engine_names();
     let every = compare::all_metrics();
@@ -70,8 +105,12 @@ pub(super) fn named(
                 let Some(t) = runs[r].tables.iter().find(|t| &t.file == table) else {
                     continue;
                 };
-                let (sides, metric) =
-                    compare::sides_of_table(t, by, columns, *higher_is_better, &names);
+                // Validation reports a table whose direction nobody says.
+                let Some((sides, metric)) =
+                    compare::sides_of_table(t, by, columns, *higher_is_better, &names)
+                else {
+                    continue;
+                };
                 (vec![r], sides, vec![metric])
             }
             CompareOf::Setups { setups, metrics } => {
@@ -101,11 +140,16 @@ pub(super) fn named(
                     };
                     sides.extend(compare::sides_of_run(&runs[r], &prefix, &every));
                 }
+                compare::unique_names(&mut sides);
                 let metrics = compare::keep_metrics(metrics, &mut sides, &every);
                 (used, sides, metrics)
             }
         };
-        let result = compare::compare(&sides, &metrics, spec.noise);
+        let opts = Options {
+            stated_noise: spec.noise,
+            same_workload: false,
+        };
+        let result = with_cites(compare::compare(&sides, &metrics, opts), cited);
         out.push(Compared {
             spec: spec.clone(),
             owner,
@@ -127,6 +171,7 @@ pub(super) fn by_version(
     runs: &[Arc<Run>],
     setups: &[(usize, usize)],
     names: &BTreeMap<String, String>,
+    cited: &[Cite],
 ) -> Vec<VersionRuns> {
     let every = compare::all_metrics();
     let display = names
@@ -159,7 +204,8 @@ pub(super) fn by_version(
                 .flat_map(|s| {
                     s.rows
                         .iter()
-                        .map(move |row| (row, format!("{}/{}", run.id, s.path)))
+                        .zip(compare::contexts_of(s))
+                        .map(move |(row, c)| (row, format!("{}/{}", run.id, s.path), c))
                 });
             let side = Side::of_rows(
                 format!("{display} {}", index.versions[j].as_str()),
@@ -184,12 +230,12 @@ pub(super) fn by_version(
             };
             let mut pair = vec![before.clone(), now.clone()];
             let metrics = compare::keep_metrics(&[], &mut pair, &every);
-            let result = compare::compare(&pair, &metrics, None);
+            let result = compare::compare(&pair, &metrics, Options::default());
             if !result.is_empty() {
                 out[j].change = Some(VersionChange {
                     earlier: index.versions[k].clone(),
                     runs: out[k].runs.clone(),
-                    result,
+                    result: with_cites(result, cited),
                 });
                 break;
             }

@@ -2,14 +2,15 @@
 //! `site.yaml` or a `run.yaml` names, with each side's value per workload
 //! and metric, the change from the baseline and its noise verdict, and the
 //! index `/compare/`. Also the view of a comparison that version pages
-//! embed ("what changed since …").
+//! embed ("what changed since …"), and the few comparisons the home page
+//! lists.
 
 use super::batch::{Batch, Job};
 use super::view::page;
 use super::Ctx;
 use crate::compare::{report, Comparison};
 use crate::markdown;
-use crate::model::Model;
+use crate::model::{Compared, Model};
 use crate::urls::{self, ROOT};
 use serde_json::{json, Value};
 
@@ -19,22 +20,56 @@ const TEMPLATE: &str = "compare.html";
 const INDEX: &str = "comparisons.html";
 
 /// A comparison as templates show it: a table per workload where several
-/// metrics are compared, else one table with a row per workload.
-pub(super) fn view(c: &Comparison) -> Value {
+/// metrics are compared, else one table with a row per workload. Each
+/// side's cell holds its value (marked where its server ran fewer
+/// requests at once than asked) and, but for the baseline's, its change
+/// with its direction and noise; each workload lists what the sides'
+/// evidence says of their servers; `fewer` names the sides that ran fewer
+/// requests than asked, with the findings `model` has about it.
+pub(super) fn view(c: &Comparison, model: &Model) -> Value {
     let one_metric = c.metrics.len() == 1;
     let row = |r: &crate::compare::Row, label: String| {
         let unit = c.metrics[r.metric].unit.as_deref();
-        json!({
-            "label": label,
-            "values": r.values.iter().map(|v| v.map(|v| v.shown(unit)).unwrap_or_default()).collect::<Vec<_>>(),
-            "changes": r.changes.iter().skip(1).map(|ch| ch.map(|ch| json!({
-                "shown": ch.shown(),
-                "noise": ch.noise.short(),
-                "words": ch.noise.words(),
-                "key": ch.noise.key(),
-                "direction": ch.direction(),
-            }))).collect::<Vec<_>>(),
-        })
+        let shown = r.shown(unit);
+        let cells: Vec<Value> = shown
+            .iter()
+            .enumerate()
+            .map(|(s, v)| {
+                json!({
+                    "value": v,
+                    "mark": v.as_ref().and_then(|_| c.contexts[r.workload][s].mark()),
+                    "change": r.changes[s].map(|ch| json!({
+                        "shown": ch.shown(),
+                        "direction": ch.direction.as_str(),
+                        "noise": ch.noise.short(),
+                        "words": ch.noise.words(),
+                        "key": ch.noise.key(),
+                    })),
+                })
+            })
+            .collect();
+        json!({"label": label, "cells": cells})
+    };
+    // What the sides' evidence says of their servers at workload `w`
+    // (`at`: the workload named, where one table holds several).
+    let notes = |w: usize, at: Option<String>| -> Vec<Value> {
+        let mut out = Vec::new();
+        if c.has_context(w) {
+            for (s, side) in c.sides.iter().enumerate() {
+                let ctx = &c.contexts[w][s];
+                let who = match &at {
+                    Some(line) => format!("{} at {line}", side.name),
+                    None => side.name.clone(),
+                };
+                out.push(
+                    json!({"who": who, "text": ctx.words(), "fewer": ctx.ran_fewer().is_some()}),
+                );
+            }
+        }
+        for (s, line) in &c.taken_as_one[w] {
+            out.push(json!({"who": c.sides[*s].name, "text": format!("measured {line}, taken as this workload"), "fewer": false}));
+        }
+        out
     };
     let blocks: Vec<Value> = if one_metric {
         // A hand table's workloads are its key columns, each named: they
@@ -65,9 +100,11 @@ pub(super) fn view(c: &Comparison) -> Value {
                 workload.line()
             }
         };
+        let several = c.workloads.len() > 1;
         vec![json!({
             "heading": Value::Null,
             "first": first,
+            "notes": (0..c.workloads.len()).flat_map(|w| notes(w, several.then(|| label(w)))).collect::<Vec<_>>(),
             "rows": c.rows.iter().map(|r| row(r, label(r.workload))).collect::<Vec<_>>(),
         })]
     } else {
@@ -78,11 +115,34 @@ pub(super) fn view(c: &Comparison) -> Value {
                 json!({
                     "heading": workload.line(),
                     "first": "Metric",
+                    "notes": notes(w, None),
                     "rows": c.rows.iter().filter(|r| r.workload == w).map(|r| row(r, c.metrics[r.metric].label.clone())).collect::<Vec<_>>(),
                 })
             })
             .collect()
     };
+    let fewer = c.ran_fewer();
+    let fewer = (!fewer.is_empty()).then(|| {
+        let names: Vec<&str> = fewer.iter().map(|&s| c.sides[s].name.as_str()).collect();
+        let names = match names.as_slice() {
+            [one] => one.to_string(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        json!({
+            "names": names,
+            "one": fewer.len() == 1,
+            "check": crate::compare::CONCURRENCY_CHECK,
+            "findings": c.cited.iter().filter_map(|f| {
+                let finding = model.finding(f.id)?;
+                Some(json!({
+                    "label": format!("F{}", f.id),
+                    "url": format!("{ROOT}{}", urls::finding(&finding.slug)),
+                    "title_html": markdown::render_inline(&finding.title),
+                }))
+            }).collect::<Vec<_>>(),
+        })
+    });
     json!({
         "sides": c.sides.iter().enumerate().map(|(s, side)| json!({
             "name": side.name,
@@ -96,6 +156,7 @@ pub(super) fn view(c: &Comparison) -> Value {
         "measured": c.sides.iter().zip(&c.measured).map(|(s, m)| json!({"name": s.name, "workloads": m})).collect::<Vec<_>>(),
         "untested": c.has_untested(),
         "stated_noise": c.stated_noise.map(|p| format!("±{}%", crate::figures::number(p))),
+        "fewer": fewer,
         "verdict": report::verdict(c),
     })
 }
@@ -115,11 +176,13 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
         |runs: &[usize]| -> Vec<u64> { runs.iter().map(|&r| model.runs[r].content_hash).collect() };
     for cmp in &model.comparisons {
         let path = urls::comparison(&cmp.spec.id);
-        batch.lazy(
-            cx.key(&path, &|| hashes(&cmp.runs)),
-            TEMPLATE,
-            path.clone(),
-            move || Job {
+        let members = || {
+            let mut m = hashes(&cmp.runs);
+            m.extend(cited(cx, &cmp.result));
+            m
+        };
+        batch.lazy(cx.key(&path, &members), TEMPLATE, path.clone(), move || {
+            Job {
                 template: TEMPLATE,
                 page: page(
                     model,
@@ -133,10 +196,10 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                     "caption_html": cmp.spec.caption.as_deref().map(markdown::render_inline),
                     "owner": cmp.owner.map(|r| run_link(model, r)),
                     "runs": cmp.runs.iter().map(|&r| run_link(model, r)).collect::<Vec<_>>(),
-                    "comparison": view(&cmp.result),
+                    "comparison": view(&cmp.result, model),
                 }),
-            },
-        );
+            }
+        });
     }
     let all: Vec<usize> = (0..model.runs.len())
         .filter(|r| !model.run_comparisons[*r].is_empty())
@@ -151,12 +214,34 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
             "compare",
         ),
         data: json!({
-            "comparisons": model.comparisons.iter().map(|c| json!({
+            "comparisons": listed(&model.comparisons),
+        }),
+    });
+}
+
+/// What a comparison's page shows of the findings it cites (their titles,
+/// in the note of the sides that ran fewer than asked): their list
+/// hashes, for the keys of the pages that show it.
+pub(super) fn cited(cx: &Ctx<'_>, c: &Comparison) -> Vec<u64> {
+    c.cited
+        .iter()
+        .filter_map(|f| cx.model.by_id.get(&f.id))
+        .map(|&i| cx.prepared[i].list_hash)
+        .collect()
+}
+
+/// Comparisons as lists show them: title, address, sides and verdict.
+pub(super) fn listed(comparisons: &[Compared]) -> Vec<Value> {
+    comparisons
+        .iter()
+        .map(|c| {
+            json!({
                 "title": c.spec.title,
                 "url": format!("{ROOT}{}", urls::comparison(&c.spec.id)),
                 "sides": c.result.sides.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
                 "verdict": report::verdict(&c.result),
-            })).collect::<Vec<_>>(),
-        }),
-    });
+                "fewer": !c.result.ran_fewer().is_empty(),
+            })
+        })
+        .collect()
 }

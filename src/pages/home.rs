@@ -1,7 +1,8 @@
 //! The home page: each group's first findings (`home_entries`) with its
-//! blurb and a link to the group's page, and the filter bar (the header's
+//! blurb and a link to the group's page, the filter bar (the header's
 //! engines, groups and statuses; the scripts fetch the data that covers
-//! every finding when a filter is used).
+//! every finding when a filter is used), and the site's first comparisons
+//! with a link to them all.
 
 use super::batch::{Batch, Job};
 use super::lists;
@@ -14,6 +15,9 @@ use crate::urls::{self, ROOT};
 
 /// The home page's template.
 const TEMPLATE: &str = "index.html";
+
+/// How many comparisons the home page lists; `/compare/` has them all.
+const HOME_COMPARISONS: usize = 5;
 
 /// Lists the home page.
 pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
@@ -30,8 +34,17 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
         })
         .collect();
     let (home_desc, count) = (cx.desc.clone(), model.listed().count());
+    // The comparisons it lists are made of their runs' files.
+    let shown = &model.comparisons[..model.comparisons.len().min(HOME_COMPARISONS)];
+    let members = move || {
+        let mut m = cx.all();
+        for c in shown {
+            m.extend(c.runs.iter().map(|&r| model.runs[r].content_hash));
+        }
+        m
+    };
     batch.later(
-        cx.key("", &|| cx.all()),
+        cx.key("", &members),
         TEMPLATE,
         String::new(),
         count,
@@ -61,6 +74,8 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                     ("groups", groups.into()),
                     ("count", count.into()),
                     ("filters", home_filters(cx)),
+                    ("comparisons", super::compare::listed(shown).into()),
+                    ("comparisons_count", model.comparisons.len().into()),
                 ]),
             }
         },

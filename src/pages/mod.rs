@@ -128,6 +128,7 @@ pub(crate) fn write<O: Output>(
                 }
             })
             .collect(),
+        comparisons: !model.comparisons.is_empty(),
     };
     let site_value = serde_json::to_value(&site_view).unwrap_or_default();
 

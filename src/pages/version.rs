@@ -42,6 +42,9 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
                 for &r in measured.runs.iter().chain(earlier) {
                     members.push(model.runs[r].content_hash);
                 }
+                if let Some(c) = &measured.change {
+                    members.extend(super::compare::cited(cx, &c.result));
+                }
                 members
             };
             batch.later(cx.key(&path, &runs_of), TEMPLATE, path, shown, move || {
@@ -161,10 +164,17 @@ fn page_of(
         })
         .collect();
     let change = measured.change.as_ref().filter(|_| n == 1).map(|c| {
+        // Above the first empty section, not below a column of "None.";
+        // after the sections where none is empty.
+        let before = sections
+            .iter()
+            .find(|s| s["shown"] == true && s["items"].as_array().is_some_and(Vec::is_empty))
+            .map(|s| s["state"].clone());
         serde_json::json!({
+            "before": before,
             "earlier": c.earlier.to_string(),
             "earlier_url": format!("{ROOT}{}", urls::version(&e.id, c.earlier.as_str())),
-            "comparison": super::compare::view(&c.result),
+            "comparison": super::compare::view(&c.result, model),
         })
     });
     let (page, pagination) = list_page(

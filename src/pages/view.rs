@@ -15,6 +15,8 @@ pub(super) struct SiteView<'a> {
     pub(super) description: Option<&'a str>,
     pub(super) base_url: &'a str,
     pub(super) engines: Vec<NamedLink>,
+    /// Whether the site has comparisons (`/compare/`, in the header).
+    pub(super) comparisons: bool,
 }
 
 /// The page itself (`page` in templates): its path, canonical address,

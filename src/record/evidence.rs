@@ -83,6 +83,12 @@ pub struct RunFact {
 pub struct ResultRow {
     /// The cells that have a value, in the vocabulary's order.
     pub cells: Vec<(&'static str, String)>,
+    /// The input and output lengths of a request the client was asked
+    /// for, where the file records them (`random_input_len` and
+    /// `random_output_len` of a random dataset): no column of the
+    /// vocabulary, read for the comparisons, which match workloads on
+    /// them before the measured means.
+    pub requested: [Option<f64>; 2],
 }
 
 impl ResultRow {

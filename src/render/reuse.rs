@@ -141,6 +141,8 @@ impl<'s> Reuse<'s> {
             // matrix and export, and the run and finding pages list them.
             (&model.observations, &model.symptom_findings),
             model.nav_engines(),
+            // Whether the header links the comparisons.
+            !model.comparisons.is_empty(),
             templates.fingerprint(),
             model.site.content_hash,
             &model.site.base_url,

@@ -6,7 +6,7 @@
 //! diagnostic per problem, at the field.
 
 use super::hints::{Hints, Known};
-use crate::compare::{metric_names, result_metric};
+use crate::compare::{higher_is_better_by_unit, metric_names, result_metric};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::load::{parse_number, Loaded};
 use crate::record::{CompareOf, CompareSpec, Run, Spans};
@@ -93,7 +93,10 @@ fn check_in_run(run: &Run, c: &CompareSpec, hints: &mut Hints, diags: &mut Diagn
     };
     match &c.of {
         CompareOf::Columns {
-            table, by, columns, ..
+            table,
+            by,
+            columns,
+            higher_is_better,
         } => {
             let Some(t) = run.tables.iter().find(|t| &t.file == table) else {
                 let files = Known::new(run.tables.iter().map(|t| t.file.as_str()));
@@ -105,6 +108,31 @@ fn check_in_run(run: &Run, c: &CompareSpec, hints: &mut Hints, diags: &mut Diagn
             };
             if t.header.is_empty() {
                 return; // the table's own problem is reported
+            }
+            // Every change reads better or worse: the comparison says which
+            // way, or the compared columns' unit does.
+            let unit = columns
+                .first()
+                .and_then(|c| t.column(c))
+                .and_then(|c| c.unit.as_deref());
+            // (A `better` that is not higher or lower is reported where it is read.)
+            let said_better = run.spans.has(&format!("{}.better", c.path_in_yaml));
+            if higher_is_better.is_none()
+                && !said_better
+                && higher_is_better_by_unit(unit).is_none()
+            {
+                let said = unit.map_or_else(
+                    || "the compared columns have no unit".to_string(),
+                    |u| format!("their unit \"{u}\" does not say"),
+                );
+                diags.push(
+                    Diagnostic::error(&run.path, run.spans.get(&c.path_in_yaml), format!(
+                        "say which way is better for \"{}\": {said}",
+                        c.id
+                    ))
+                    .field(c.path_in_yaml.clone())
+                    .hint("add `better: higher` (throughput, a rate) or `better: lower` (latency, a time); a unit in /s says higher, one in ms or s lower"),
+                );
             }
             let names = Known::new(t.header.iter().map(String::as_str));
             for (list, cols, numeric) in [("by", by, false), ("columns", columns, true)] {

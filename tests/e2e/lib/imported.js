@@ -24,10 +24,13 @@ function findings(args) {
   return r;
 }
 
-/// Two runs of one workload, vLLM 0.29 and 0.30, two files each (the vllm
-/// bench serve fixture at other throughputs: repeats apart, so the change
-/// is beyond noise), and the site's comparison of them; with the shared
-/// recorded runs (FINDINGS_SHARED), vLLM 0.28's xray run and 0.29's too.
+/// Three runs of one workload, vLLM 0.29, 0.30 and 0.28, two files each
+/// (the vllm bench serve fixture at other throughputs: repeats apart, so
+/// each change is beyond noise, one better, one worse), and the site's
+/// three-sided comparison of them, 0.29 the baseline; with the shared
+/// recorded runs (FINDINGS_SHARED), vLLM 0.28's xray run, 0.29's and
+/// SGLang 0.5.20's too, none of whose servers ran the 32 requests asked
+/// at once.
 function compared(root) {
   const files = path.join(root, "..", "imported-files");
   fs.mkdirSync(files, { recursive: true });
@@ -39,13 +42,15 @@ function compared(root) {
   };
   findings(["import", "serve-029", made("v029-1", 600), made("v029-2", 610), "--engine", "vllm", "--version", "0.29", "--root", root]);
   findings(["import", "serve-030", made("v030-1", 700), made("v030-2", 705), "--engine", "vllm", "--version", "0.30", "--root", root]);
-  let yaml = "compare:\n  - id: serve-029-030\n    title: vLLM 0.29 against 0.30 on one workload\n    runs: [serve-029, serve-030]\n";
+  findings(["import", "serve-028", made("v028-1", 560), made("v028-2", 565), "--engine", "vllm", "--version", "0.28", "--root", root]);
+  let yaml = "compare:\n  - id: serve-029-030\n    title: vLLM 0.29 against 0.30 and 0.28 on one workload\n    runs: [serve-029, serve-030, serve-028]\n";
   const shared = process.env.FINDINGS_SHARED;
   if (shared) {
     const runs = path.join(shared, "recorded-runs");
     findings(["import", "xray-028", path.join(runs, "vllm-0.28", "xray"), "--engine", "vllm", "--version", "0.28.0", "--root", root]);
     findings(["import", "live-029", path.join(runs, "vllm-0.29", "live"), "--engine", "vllm", "--version", "0.29.0", "--root", root]);
-    yaml += "  - id: xray-028-029\n    title: vLLM 0.28 and 0.29 under vllm bench serve, one workload\n    runs: [xray-028, live-029]\n";
+    findings(["import", "sglang-live", path.join(runs, "sglang-0.5", "live"), "--engine", "sglang", "--version", "0.5.20", "--root", root]);
+    yaml += "  - id: xray-028-029\n    title: vLLM 0.28 and 0.29 against SGLang 0.5.20 under vllm bench serve, one workload\n    runs: [xray-028, live-029, sglang-live]\n";
   }
   fs.appendFileSync(path.join(root, "site.yaml"), yaml);
   return { comparison: "serve-029-030", shared: Boolean(shared) };

@@ -573,39 +573,94 @@ async function comparedRuns(env) {
     return main.replace(/\s+/g, " ");
   };
   const screenWidth = phone.context.viewport.width;
-  // Every change cell is on screen, not scrolled away behind the values
-  // it compares (long side names once pushed it off a phone).
+  // Every cell, and every change in it, is on screen, not scrolled away
+  // behind the values it compares (long side names, or a third side,
+  // once pushed the change column off a phone).
   const changesOnScreen = async (page, url) => {
-    const ends = await page.locator("table.compare td.change").evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().right));
-    H.assert(ends.length > 0, `${url} has no change column`);
-    const off = ends.filter((r) => r > screenWidth + 0.5);
+    const ends = await page.locator("table.compare td .change").evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().right));
+    H.assert(ends.length > 0, `${url} has no change`);
+    const cells = await page.locator("table.compare td").evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().right));
+    const off = ends.concat(cells).filter((r) => r > screenWidth + 0.5);
     H.assertNone(off, `change cells ending off a ${screenWidth}px screen on ${url}`);
+    return ends.length;
   };
+  // Each change says which way it goes in words (shown, not only in a
+  // colour), and better and worse are told apart by colour too.
+  const directionsInWords = async (page, url) => {
+    const heads = await page.locator("table.compare .change-head").evaluateAll((hs) =>
+      hs.map((h) => ({
+        text: h.textContent.trim(),
+        shown: getComputedStyle(h).display !== "none" && h.getBoundingClientRect().width > 0,
+        colour: getComputedStyle(h).color,
+        dir: h.parentElement.className.match(/change-(better|worse|same)/)[1],
+      })),
+    );
+    const bad = heads.filter((h) => !h.shown || !new RegExp(`^[+−]?[\\d.,]+% ${h.dir},$`).test(h.text));
+    H.assertNone(bad.map((h) => `${h.text} (${h.dir})`), `changes without their direction in words on ${url}`);
+    const colour = (d) => new Set(heads.filter((h) => h.dir === d).map((h) => h.colour));
+    const [better, worse] = [colour("better"), colour("worse")];
+    for (const c of better) H.assert(!worse.has(c), `better and worse share the colour ${c} on ${url}`);
+    return heads.map((h) => h.dir);
+  };
+  // For a person to look at, beside the suite's other screenshots.
+  const shoot = async (page, name) => {
+    fs.mkdirSync(env.shots, { recursive: true });
+    await page.screenshot({ path: path.join(env.shots, `${name}.png`), fullPage: true, animations: "disabled" });
+  };
+  const columns = async (page) => (await page.locator("table.compare").first().locator("thead th").count()) - 1;
   await journey(env, "compared runs on a phone: the bundled comparison's deltas", phone, async (page) => {
     const main = await read(page, `${env.bundled.base}compare/c1-depth-nvfp4-vs-vllm-mtp3/`);
-    for (const d of ["−8%", "+0.5%", "+5%", "+26%", "+35%"]) H.assert(main.includes(d), `the comparison lacks ${d}: ${main}`);
+    for (const d of ["−8% worse", "+0.5% better", "+5% better", "+26% better", "+35% better"]) H.assert(main.includes(d), `the comparison lacks ${d}: ${main}`);
     H.assert(main.includes("127.1 tok/s") && main.includes("117.3 tok/s"), `the comparison lacks the depth-0 figures: ${main}`);
     await changesOnScreen(page, "the bundled comparison");
-    return "5 depths";
+    await directionsInWords(page, "the bundled comparison");
+    // In the header of every page, and on the home page.
+    await read(page, env.bundled.base);
+    const nav = page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Comparisons" });
+    H.assert((await nav.count()) === 1, "the site's header does not link the comparisons");
+    const listed = page.getByRole("region", { name: "Runs compared" }).getByRole("link", { name: /NInfer NVFP4 against vLLM/ });
+    H.assert((await listed.count()) === 1, "the home page does not list the bundled comparison");
+    return "5 depths, in the header and on the home page";
   });
   const s = env.imported;
-  await journey(env, "compared runs on a phone: two versions with repeats, what changed, an imported run", phone, async (page) => {
+  await journey(env, "compared runs on a phone: three sides with repeats, what changed, an imported run", phone, async (page) => {
     let main = await read(page, `${s.base}compare/${s.comparison}/`);
-    H.assert(main.includes("605 tok/s (600–610, 2 runs)"), `no mean and range of the repeats: ${main}`);
-    H.assert(main.includes("+16% beyond noise"), `the change is not beyond noise: ${main}`);
-    await changesOnScreen(page, s.comparison);
+    H.assert((await columns(page)) === 3, `${s.comparison} does not set three sides side by side`);
+    H.assert(main.includes("605.0 tok/s (600.0–610.0, 2 runs)"), `no mean and range of the repeats at one precision: ${main}`);
+    H.assert(main.includes("+16% better, beyond noise"), `0.30's change is not better beyond noise: ${main}`);
+    H.assert(main.includes("−7% worse, beyond noise"), `0.28's change is not worse beyond noise: ${main}`);
+    const n = await changesOnScreen(page, s.comparison);
+    const dirs = await directionsInWords(page, s.comparison);
+    H.assert(dirs.includes("better") && dirs.includes("worse"), `${s.comparison}: directions ${dirs}`);
+    await shoot(page, "compare-three-sides-phone");
     main = await read(page, `${s.base}engines/vllm/0.30/`);
     H.assert(main.includes("What changed since 0.29"), `the 0.30 page says nothing of 0.29: ${main}`);
+    // Above the empty sections, not below their "None.".
+    const above = await page.evaluate(() => {
+      const changed = document.getElementById("changed-heading");
+      const empty = document.querySelector(".version-section.is-empty");
+      return !empty || Boolean(changed.compareDocumentPosition(empty) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    H.assert(above, "what changed comes after an empty section on the 0.30 page");
     main = await read(page, `${s.base}runs/${s.run}/`);
     H.assert(main.includes("Headline figures"), `the imported run has no headline figures: ${main}`);
     if (s.shared) {
       main = await read(page, `${s.base}runs/xray-028/`);
       H.assert(main.includes("336.3 tok/s"), `the xray run does not show 336.3 tok/s: ${main}`);
       main = await read(page, `${s.base}compare/xray-028-029/`);
-      H.assert(main.includes("341.4 tok/s") && main.includes("+2%"), `the recorded runs' comparison: ${main}`);
+      H.assert((await columns(page)) === 3, "the recorded runs' comparison does not set three sides side by side");
+      for (const t of ["341.4 tok/s", "223.0 tok/s", "+2% better, untested", "−34% worse, untested", "ran ≤10 of 32", "ran ≤5 of 32",
+        "asked for 32 at once", "ran at most 5 requests at once of the 32 asked", "Fewer requests ran than asked", "3 sides ran fewer requests at once than asked (see F7)"]) {
+        H.assert(main.includes(t), `the recorded runs' comparison lacks "${t}": ${main}`);
+      }
+      H.assert(!/concurrency 32(?! asked)/.test(main), `a heading claims concurrency 32 as what ran: ${main}`);
+      const cite = page.getByRole("note").getByRole("link", { name: "F7" });
+      H.assert((await cite.count()) >= 1, "the note of the sides that ran fewer does not link F7");
       await changesOnScreen(page, "xray-028-029");
+      await directionsInWords(page, "xray-028-029");
+      await shoot(page, "compare-recorded-three-sides-phone");
     }
-    return s.shared ? "with the shared recorded runs" : "fixtures only (FINDINGS_SHARED not set)";
+    return `${n} changes on screen${s.shared ? ", with the shared recorded runs" : ", fixtures only (FINDINGS_SHARED not set)"}`;
   });
 }
 
