@@ -260,6 +260,11 @@ impl Draft {
         }
     }
 
+    /// The run's charts, as the draft has them so far.
+    pub(super) fn charts(&self) -> &[ChartSpec] {
+        &self.charts
+    }
+
     /// Adds `chart` unless the run has a chart of its id; returns that id
     /// when the run's chart is not the one planned.
     pub(super) fn add_chart(&mut self, chart: ChartSpec) -> Option<String> {

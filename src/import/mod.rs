@@ -15,6 +15,7 @@
 //! loader, and written aside, then renamed into place.
 
 mod draft;
+mod journal;
 mod plan;
 
 use crate::diagnostics::Diagnostics;
@@ -22,6 +23,7 @@ use crate::load;
 use crate::record::{Date, Run, Site};
 use crate::results::{self, scrub, Fact, ReadError};
 use draft::{Draft, ResultEntry, SetupDraft};
+use journal::Journal;
 use std::path::{Path, PathBuf};
 
 /// What `findings import` was asked.
@@ -203,26 +205,81 @@ pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
         opts,
         &inputs.iter().flat_map(|i| &i.facts).collect::<Vec<_>>(),
     )?;
-    // The copies, then run.yaml.
-    for input in &inputs {
-        for (path, bytes, removed) in &input.files {
-            report
-                .kept
-                .push(keep(&opts.root, &dir, path, bytes, removed, opts.force)?);
+    // From here on every change is journalled: an import that ends in an
+    // error takes them all back.
+    let mut journal = Journal::default();
+    match write_run(
+        opts,
+        &site,
+        &dir,
+        &inputs,
+        &mut draft,
+        &mut report,
+        &mut journal,
+    ) {
+        Ok(()) => Ok(report),
+        Err(e) => {
+            let failed = journal.undo();
+            if failed.is_empty() {
+                Err(e)
+            } else {
+                Err(ImportError::Exists(format!(
+                    "{e}\n  and what the import wrote could not all be taken back: {}",
+                    failed.join("; ")
+                )))
+            }
         }
     }
-    let text = compose(opts, &dir, &mut draft, &site, &mut report.notes)?;
-    write_aside(&opts.root.join(&report.run_yaml), &text)?;
+}
+
+/// Writes the kept copies and `run.yaml`, then checks the site: an error
+/// of the run (one the import's own charts or files would cause, or a
+/// problem of the run that only its new files bring out) refuses the
+/// import, and the caller takes every change back.
+fn write_run(
+    opts: &ImportOptions,
+    site: &Site,
+    dir: &Path,
+    inputs: &[Input],
+    draft: &mut Draft,
+    report: &mut ImportReport,
+    journal: &mut Journal,
+) -> Result<(), ImportError> {
+    for input in inputs {
+        for (path, bytes, removed) in &input.files {
+            report.kept.push(keep(
+                &opts.root, dir, path, bytes, removed, opts.force, journal,
+            )?);
+        }
+    }
+    let text = compose(opts, dir, draft, site, &mut report.notes)?;
+    journal.write(&opts.root.join(&report.run_yaml), text.as_bytes())?;
     let (_, diags) = crate::pipeline::check(&opts.root);
     let mine: Vec<_> = diags
         .sorted()
         .into_iter()
-        .filter(|d| d.file.starts_with(&dir))
+        .filter(|d| d.file.starts_with(dir))
         .collect();
+    let errors = mine
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+        .count();
+    let mut all = Diagnostics::new();
     for d in mine {
-        report.diagnostics.push(d);
+        all.push(d);
     }
-    Ok(report)
+    if errors > 0 {
+        return Err(ImportError::Invalid {
+            message: format!(
+                "{} would not check after this import ({errors} error{}), so it is left as it was",
+                dir.display(),
+                if errors == 1 { "" } else { "s" }
+            ),
+            diagnostics: all,
+        });
+    }
+    report.diagnostics = all;
+    Ok(())
 }
 
 /// Reads and scrubs every input, before anything is written.
@@ -334,7 +391,12 @@ fn setup_of(
             .and_then(|f| f.value.as_ref())
             .map(results::Cell::csv)
     };
-    let recorded = said("engine").and_then(|e| site_engine(site, &e));
+    let named = said("engine");
+    let recorded = named.as_deref().and_then(|e| site_engine(site, e));
+    // A version the file records is of the engine it records: of no use
+    // for another engine the options name when the site does not know the
+    // file's (llama-bench's build is llama.cpp's version, not vLLM's).
+    let foreign = named.is_some() && recorded.is_none();
     let engine = match (recorded, &opts.engine) {
         (Some(e), Some(asked)) if e != *asked => {
             notes.push(format!(
@@ -344,7 +406,15 @@ fn setup_of(
             e
         }
         (Some(e), _) => e,
-        (None, Some(asked)) => asked.clone(),
+        (None, Some(asked)) => {
+            if let Some(n) = named.as_deref().filter(|_| foreign) {
+                notes.push(format!(
+                    "{} records the engine {n}, which site.yaml does not list; it is imported as --engine {asked}, at the version the options give",
+                    input.entry
+                ));
+            }
+            asked.clone()
+        }
         (None, None) => {
             return Err(ImportError::Usage(format!(
                 "{} does not record which engine it measured; pass --engine (one of {})",
@@ -353,7 +423,9 @@ fn setup_of(
             )))
         }
     };
-    let said_version = said("version").map(|v| results::site_version(&v).to_string());
+    let said_version = said("version")
+        .filter(|_| !foreign)
+        .map(|v| results::site_version(&v).to_string());
     let version = match (said_version, &opts.version) {
         (Some(v), Some(asked)) if !same_version(&v, asked) => {
             notes.push(format!(
@@ -435,6 +507,7 @@ fn keep(
     bytes: &[u8],
     removed: &[String],
     force: bool,
+    journal: &mut Journal,
 ) -> Result<KeptFile, ImportError> {
     let rel = dir.join(path);
     let full = root.join(&rel);
@@ -449,10 +522,7 @@ fn keep(
         _ => false,
     };
     if !unchanged {
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(io(parent))?;
-        }
-        write_aside(&full, bytes)?;
+        journal.write(&full, bytes)?;
     }
     Ok(KeptFile {
         path: rel,
@@ -478,6 +548,18 @@ fn compose(
     let (run, _) = load::parse_run_at(&opts.root, dir, &probing);
     let run: Run = run.ok_or_else(|| invalid(dir, &probing, opts))?;
     draft.derive_tables(&run);
+    // A chart the run has already, kept as it is, must still be drawable
+    // with the files added (a distribution of every request, say, may now
+    // pass the limit of values a chart draws).
+    for chart in draft.charts() {
+        if let Err(why) = plan::drawable(&run, site, chart) {
+            return Err(ImportError::Exists(format!(
+                "the run's chart \"{}\" could not be drawn with the files added: {why}; change or remove it in {}, or pass --force to plan the charts anew",
+                chart.id,
+                dir.join("run.yaml").display()
+            )));
+        }
+    }
     for chart in plan::charts(&run, site) {
         if let Some(old) = draft.add_chart(chart) {
             // A chart of the run is kept as it is, even one an earlier
@@ -496,18 +578,4 @@ fn invalid(dir: &Path, text: &str, opts: &ImportOptions) -> ImportError {
         message: format!("the run.yaml the import would write has errors:\n{text}"),
         diagnostics,
     }
-}
-
-/// Writes `bytes` beside `path`, then renames it over `path`: a reader
-/// never sees half a file.
-fn write_aside(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), ImportError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
-    std::io::Write::write_all(&mut tmp, bytes.as_ref()).map_err(io(path))?;
-    tmp.persist(path).map_err(|e| ImportError::Io {
-        path: path.to_path_buf(),
-        source: e.error,
-    })?;
-    Ok(())
 }
