@@ -357,7 +357,8 @@ fn inferlint_vllm_folder_series_facts_checks_and_the_rows_engine() {
             "requested 4 concurrent, server never ran more than 2"
         )
     );
-    // The client's console is no result file (nor a boot log).
+    // The client's console beside its result file is not read: the file
+    // holds the same figures (it is no boot log either).
     assert_eq!(f.not_read, ["load.log"]);
 }
 
@@ -471,7 +472,14 @@ fn a_file_of_no_known_format_names_the_formats_and_their_keys() {
     inferlint snapshot: `schema` `inferlint.snapshot/1`
     inferlint time series: a first line with `schema` `inferlint.series/1`
     inferlint `results.json`: an array of objects with `tripwire` and `status`
-    a vLLM, SGLang or TensorRT-LLM boot log: a start-up line such as `GPU KV cache size:`, `server_args=` or `[TRT-LLM] [I]`"
+    a vLLM, SGLang or TensorRT-LLM boot log: a start-up line such as `GPU KV cache size:`, `server_args=` or `[TRT-LLM] [I]`, and no console report
+    vLLM `vllm bench serve` console report (pasted): a `Serving Benchmark Result` banner of `=`, then `Successful requests:` and the other lines of vLLM, up to a rule of `=`
+    vLLM `vllm bench throughput` console line (pasted): `Throughput: N requests/s, N tokens/s`, or `N total tokens/s, N output tokens/s`
+    vLLM `vllm bench latency` console report (pasted): `Avg latency: N seconds`, then `N% percentile latency: N seconds` lines
+    SGLang `bench_serving` console report (pasted): the `Serving Benchmark Result` banner with SGLang's lines: `Backend:`, `Traffic request rate:`, `Total generated tokens (retokenized):`
+    TensorRT-LLM `trtllm-bench` console report (pasted): sections headed `= ENGINE DETAILS`, `= PYTORCH BACKEND`, `= REQUEST DETAILS`, `= PERFORMANCE OVERVIEW` and others, old and new layouts
+    llama.cpp `llama-bench` Markdown table (pasted): a table whose header has `model`, `test` and `t/s`, and its `build: <commit> (<number>)` line
+    genai-perf console table (pasted): a table with a `Statistic` column and `avg`, `min`, `max`, `p99`, `p90`, `p75` columns, titled `NVIDIA GenAI-Perf` and `LLM Metrics`"
     );
     // The file's name plays no part: a known content under any name reads.
     assert!(results::read(
@@ -487,7 +495,7 @@ fn a_file_of_no_known_format_names_the_formats_and_their_keys() {
     .unwrap_err();
     assert_eq!(e.kind, results::ErrorKind::UnknownFormat);
     let e = results::read("notes.txt", b"some words\n").unwrap_err();
-    assert!(e.to_string().starts_with("notes.txt: not a result file of a known format: the file holds text that is not JSON, YAML or llama-bench CSV.\n"), "{e}");
+    assert!(e.to_string().starts_with("notes.txt: not a result file of a known format: the file holds text that is not JSON, YAML or llama-bench CSV, and no console report of a known tool.\n"), "{e}");
 }
 
 #[test]

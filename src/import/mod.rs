@@ -15,14 +15,16 @@
 //! loader, and written aside, then renamed into place.
 
 mod draft;
+mod inputs;
 mod journal;
 mod plan;
 
 use crate::diagnostics::Diagnostics;
 use crate::load;
 use crate::record::{Date, Run, Site};
-use crate::results::{self, scrub, Fact, ReadError};
+use crate::results::{self, ReadError};
 use draft::{Draft, ResultEntry, SetupDraft};
+use inputs::{read_inputs, Input, Part};
 use journal::Journal;
 use std::path::{Path, PathBuf};
 
@@ -123,22 +125,6 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
     }
 }
 
-/// A file to keep: its path in the run's folder, its bytes as kept, and
-/// what was taken out of it, for people.
-type KeptBytes = (String, Vec<u8>, Vec<String>);
-
-/// One input, read and scrubbed: where its copy goes, its bytes as kept,
-/// and what the files say of their setup and the day they ran.
-struct Input {
-    /// The entry's path in the run's folder (`raw/bench.json`, `raw/live`).
-    entry: String,
-    /// Each file to keep: its path in the run's folder, its bytes, and
-    /// what was taken out.
-    files: Vec<KeptBytes>,
-    /// Every fact of the files.
-    facts: Vec<Fact>,
-}
-
 /// Imports `opts.inputs` into the run `opts.run` of the site in
 /// `opts.root`.
 pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
@@ -191,19 +177,42 @@ pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
     // whose engine or version is missing.
     let mut setups = Vec::new();
     for input in &inputs {
-        setups.push(setup_of(&site, opts, input, &mut report.notes)?);
+        if input.parts.len() > 1 {
+            report.notes.push(format!(
+                "{} holds {} reports ({}): each is a setup of its own",
+                input.entry,
+                input.parts.len(),
+                input
+                    .parts
+                    .iter()
+                    .filter_map(|p| p.report.as_ref().map(|r| r.1.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        for part in &input.parts {
+            setups.push((
+                input,
+                part,
+                setup_of(&site, opts, &input.entry, part, &mut report.notes)?,
+            ));
+        }
     }
-    for (input, setup) in inputs.iter().zip(setups) {
+    for (input, part, setup) in setups {
         let name = draft.add_setup(setup).map_err(ImportError::Exists)?;
         draft.add_result(ResultEntry {
             path: input.entry.clone(),
             setup: name,
+            report: part.report.as_ref().map(|r| r.0),
         });
     }
     draft.fill(
         &site,
         opts,
-        &inputs.iter().flat_map(|i| &i.facts).collect::<Vec<_>>(),
+        &inputs
+            .iter()
+            .flat_map(|i| i.parts.iter().flat_map(|p| &p.facts))
+            .collect::<Vec<_>>(),
     )?;
     // From here on every change is journalled: an import that ends in an
     // error takes them all back.
@@ -282,110 +291,24 @@ fn write_run(
     Ok(())
 }
 
-/// Reads and scrubs every input, before anything is written.
-fn read_inputs(opts: &ImportOptions) -> Result<Vec<Input>, ImportError> {
-    let mut out: Vec<Input> = Vec::new();
-    if opts.inputs.is_empty() {
-        return Err(ImportError::Usage(
-            "name the result files (or run folders) to import".into(),
-        ));
-    }
-    for path in &opts.inputs {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .ok_or_else(|| {
-                ImportError::Usage(format!("{}: not a file or folder name", path.display()))
-            })?;
-        let entry = format!("raw/{name}");
-        if out.iter().any(|i| i.entry == entry) {
-            return Err(ImportError::Usage(format!(
-                "two inputs are named {name}; the run keeps both under raw/: rename one"
-            )));
-        }
-        let meta = std::fs::metadata(path).map_err(io(path))?;
-        let input = if meta.is_dir() {
-            let mut files = Vec::new();
-            let mut listed: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(io(path))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.is_file()
-                        && !p
-                            .file_name()
-                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                })
-                .collect();
-            listed.sort();
-            for f in listed {
-                let fname = f
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                files.push((format!("{entry}/{fname}"), read_limited(&f)?));
-            }
-            let folder = results::read_folder(&files)?;
-            let mut facts: Vec<Fact> = folder.files.iter().flat_map(|f| f.facts.clone()).collect();
-            facts.extend(folder.facts.iter().cloned());
-            Input {
-                entry,
-                files: scrub_all(files, opts.keep_texts)?,
-                facts,
-            }
-        } else {
-            let bytes = read_limited(path)?;
-            let file = results::read(&entry, &bytes)?;
-            Input {
-                entry: entry.clone(),
-                files: scrub_all(vec![(entry, bytes)], opts.keep_texts)?,
-                facts: file.facts,
-            }
-        };
-        out.push(input);
-    }
-    Ok(out)
-}
-
-fn read_limited(path: &Path) -> Result<Vec<u8>, ImportError> {
-    let len = std::fs::metadata(path).map_err(io(path))?.len();
-    if len > results::MAX_FILE_BYTES as u64 {
-        return Err(ImportError::Usage(format!(
-            "{}: the file is {len} bytes, over the limit of {} bytes (256 MiB) for a result file",
-            path.display(),
-            results::MAX_FILE_BYTES
-        )));
-    }
-    std::fs::read(path).map_err(io(path))
-}
-
-/// Each file as it will be kept: credentials replaced, generated texts
-/// dropped unless asked to keep them.
-fn scrub_all(
-    files: Vec<(String, Vec<u8>)>,
-    keep_texts: bool,
-) -> Result<Vec<KeptBytes>, ImportError> {
-    files
-        .into_iter()
-        .map(|(name, bytes)| {
-            let s = scrub::scrub(&name, &bytes, keep_texts)?;
-            let removed = s.removed.iter().map(ToString::to_string).collect();
-            Ok((name, s.bytes, removed))
-        })
-        .collect()
-}
-
 /// The setup an input measured: its engine and version from the files
 /// where they record them, else from the options; an error naming what is
 /// missing otherwise.
 fn setup_of(
     site: &Site,
     opts: &ImportOptions,
-    input: &Input,
+    entry: &str,
+    part: &Part,
     notes: &mut Vec<String>,
 ) -> Result<SetupDraft, ImportError> {
+    // "raw/paste.txt (the report at lines 5–29)" when the text holds more.
+    let shown_entry = match &part.report {
+        Some((_, at)) => format!("{entry} (the report at {at})"),
+        None => entry.to_string(),
+    };
+    let entry = shown_entry.as_str();
     let said = |name: &str| {
-        input
-            .facts
+        part.facts
             .iter()
             .find(|f| f.name == name)
             .and_then(|f| f.value.as_ref())
@@ -401,7 +324,7 @@ fn setup_of(
         (Some(e), Some(asked)) if e != *asked => {
             notes.push(format!(
                 "{} records the engine {e}; --engine {asked} is not used for it",
-                input.entry
+                entry
             ));
             e
         }
@@ -410,7 +333,7 @@ fn setup_of(
             if let Some(n) = named.as_deref().filter(|_| foreign) {
                 notes.push(format!(
                     "{} records the engine {n}, which site.yaml does not list; it is imported as --engine {asked}, at the version the options give",
-                    input.entry
+                    entry
                 ));
             }
             asked.clone()
@@ -418,7 +341,7 @@ fn setup_of(
         (None, None) => {
             return Err(ImportError::Usage(format!(
                 "{} does not record which engine it measured; pass --engine (one of {})",
-                input.entry,
+                entry,
                 engine_ids(site)
             )))
         }
@@ -430,7 +353,7 @@ fn setup_of(
         (Some(v), Some(asked)) if !same_version(&v, asked) => {
             notes.push(format!(
                 "{} records version {v}; --version {asked} is not used for it",
-                input.entry
+                entry
             ));
             v
         }
@@ -439,14 +362,14 @@ fn setup_of(
         (None, None) => {
             return Err(ImportError::Usage(format!(
                 "{} does not record the version of {engine} it measured; pass --version",
-                input.entry
+                entry
             )))
         }
     };
     if let Err(e) = crate::version::Version::parse(&version) {
         return Err(ImportError::Usage(format!(
             "{}: the version \"{version}\" cannot be read: {e}; pass --version",
-            input.entry
+            entry
         )));
     }
     let shown = site
@@ -454,10 +377,15 @@ fn setup_of(
         .iter()
         .find(|e| e.id == engine)
         .map_or(engine.as_str(), |e| e.name.as_str());
-    let label = opts
+    let mut label = opts
         .setup
         .clone()
         .unwrap_or_else(|| format!("{shown} {version}"));
+    // Several reports of one paste are several setups, each named by where
+    // it was found.
+    if let Some((_, at)) = &part.report {
+        label = format!("{label} ({at})");
+    }
     Ok(SetupDraft {
         engine,
         version,

@@ -162,7 +162,7 @@ const COMPARE_FIELDS: &[&str] = &[
     "metrics",
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
-const RESULT_FIELDS: &[&str] = &["path", "setup"];
+const RESULT_FIELDS: &[&str] = &["path", "setup", "report"];
 const ACK_FIELDS: &[&str] = &["check", "reason"];
 const TABLE_FIELDS: &[&str] = &["file", "title", "columns", "derive"];
 const COLUMN_FIELDS: &[&str] = &["label", "unit", "description"];

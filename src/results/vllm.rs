@@ -97,22 +97,26 @@ pub(super) static LATENCY: Keys = Keys {
 };
 
 /// The latency columns, emptied for a result that completed nothing.
-pub(super) const LATENCIES: [R; 20] = [
+pub(super) const LATENCIES: [R; 24] = [
     R::TtftMsMean,
     R::TtftMsP50,
     R::TtftMsP90,
+    R::TtftMsP95,
     R::TtftMsP99,
     R::TpotMsMean,
     R::TpotMsP50,
     R::TpotMsP90,
+    R::TpotMsP95,
     R::TpotMsP99,
     R::ItlMsMean,
     R::ItlMsP50,
     R::ItlMsP90,
+    R::ItlMsP95,
     R::ItlMsP99,
     R::E2elMsMean,
     R::E2elMsP50,
     R::E2elMsP90,
+    R::E2elMsP95,
     R::E2elMsP99,
     R::TpotInclFirstMsMean,
     R::TpotInclFirstMsP50,
