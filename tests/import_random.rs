@@ -10,6 +10,8 @@
 //! repository: they are read from the folder `FINDINGS_SHARED` names (see
 //! `tests/import_shared.rs`). Unset, the test says so and passes.
 //!
+//! A second test draws from the pastes of `<shared>/pasted/` as well.
+//!
 //! Run it with `FINDINGS_SHARED=../shared cargo test --test import_random`.
 #![allow(missing_docs)]
 
@@ -75,14 +77,69 @@ fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
     out
 }
 
-#[test]
-fn random_import_sequences_leave_a_run_check_accepts_or_change_nothing() {
-    let Some(shared) = shared() else { return };
+/// A file to import: its path, its name for people, the tool that wrote
+/// it (by the shared folder's naming), and the day it ran where known.
+struct Pool {
+    path: PathBuf,
+    name: String,
+    tool: String,
+    day: String,
+}
+
+/// The real result files of `<shared>/results/`.
+fn result_files(shared: &Path) -> Vec<Pool> {
     let manifest: Vec<serde_json::Value> = serde_json::from_str(
         &std::fs::read_to_string(shared.join("results/manifest.json")).unwrap(),
     )
     .unwrap();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    manifest
+        .iter()
+        .map(|entry| {
+            let name = entry["file"].as_str().unwrap().to_string();
+            Pool {
+                path: shared.join("results").join(&name),
+                name,
+                tool: entry["tool"].as_str().unwrap().to_string(),
+                day: entry["commit_date"]
+                    .as_str()
+                    .map_or("2026-01-01".to_string(), |d| d[..10].to_string()),
+            }
+        })
+        .collect()
+}
+
+/// The pastes of `<shared>/pasted/`, each in a folder named for its tool.
+fn pastes(shared: &Path) -> Vec<Pool> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(shared.join("pasted")).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "txt") {
+            let rel = e.path().strip_prefix(shared.join("pasted")).unwrap();
+            let tool = rel
+                .components()
+                .next()
+                .unwrap()
+                .as_os_str()
+                .to_string_lossy();
+            out.push(Pool {
+                path: e.path().to_path_buf(),
+                name: format!("pasted/{}", rel.display()),
+                tool: if tool.starts_with("sglang") {
+                    "sglang".into()
+                } else {
+                    tool.into_owned()
+                },
+                day: "2026-01-01".into(),
+            });
+        }
+    }
+    out
+}
+
+/// 30 sequences of 2 to 4 imports of `pool` into one run, from `seed`;
+/// returns how many imports succeeded and how many were refused.
+fn sequences(pool: &[Pool], seed: u64) -> (usize, usize) {
+    let mut rng = Rng(seed);
     let scratch = tempfile::tempdir().unwrap();
     let (mut refused, mut imported) = (0, 0);
     for seq in 0..30 {
@@ -91,22 +148,20 @@ fn random_import_sequences_leave_a_run_check_accepts_or_change_nothing() {
         let mut done: Vec<String> = Vec::new();
         let mut kept: Vec<(String, PathBuf)> = Vec::new();
         for _ in 0..steps {
-            let entry = &manifest[rng.below(manifest.len())];
-            let file = shared.join("results").join(entry["file"].as_str().unwrap());
+            let entry = &pool[rng.below(pool.len())];
+            let file = &entry.path;
             // Files that name no engine or version get one of two setups,
             // so that runs of several setups and of one are both tried.
-            let (engine, version) = match (entry["tool"].as_str().unwrap(), rng.below(2)) {
+            let (engine, version) = match (entry.tool.as_str(), rng.below(2)) {
                 ("sglang", _) => ("sglang", "0.5.20"),
                 (_, 0) => ("vllm", "0.30"),
                 _ => ("vllm", "0.31"),
             };
-            let day = entry["commit_date"]
-                .as_str()
-                .map_or("2026-01-01".to_string(), |d| d[..10].to_string());
+            let day = entry.day.clone();
             let before = snapshot(&site.path("data"));
             let mut args: Vec<String> = vec!["import".into(), "mixed".into()];
             args.push(file.to_str().unwrap().into());
-            let mut what = entry["file"].as_str().unwrap().to_string();
+            let mut what = entry.name.clone();
             // Now and then a second input: an earlier file of the
             // sequence changed by a byte, under its kept name (refused
             // after the first input's copy is written, which must then be
@@ -153,8 +208,31 @@ fn random_import_sequences_leave_a_run_check_accepts_or_change_nothing() {
             }
         }
     }
+    (imported, refused)
+}
+
+#[test]
+fn random_import_sequences_leave_a_run_check_accepts_or_change_nothing() {
+    let Some(shared) = shared() else { return };
+    let (imported, refused) = sequences(&result_files(&shared), 0x9E37_79B9_7F4A_7C15);
     // Both outcomes were tried.
     assert!(imported > 30, "{imported} imports succeeded");
     assert!(refused > 5, "{refused} imports refused");
     eprintln!("import_random: {imported} imports succeeded, {refused} refused");
+}
+
+/// The same with the pastes of `<shared>/pasted/` among the files: a paste
+/// of several reports adds a setup per report.
+#[test]
+fn random_sequences_of_files_and_pastes_likewise() {
+    let Some(shared) = shared() else { return };
+    if !shared.join("pasted/INDEX.md").is_file() {
+        return;
+    }
+    let mut pool = result_files(&shared);
+    pool.extend(pastes(&shared));
+    let (imported, refused) = sequences(&pool, 0x2545_F491_4F6C_DD1D);
+    assert!(imported > 30, "{imported} imports succeeded");
+    assert!(refused > 5, "{refused} imports refused");
+    eprintln!("import_random with pastes: {imported} imports succeeded, {refused} refused");
 }
