@@ -351,3 +351,42 @@ fn the_kept_copy_of_a_paste_holds_no_credential_and_reads_the_same() {
         results::read("p.md", &bytes).unwrap().results
     );
 }
+
+#[test]
+fn a_trtllm_overview_cut_short_says_which_lines_it_lacks() {
+    let text = "[TensorRT-LLM] TensorRT-LLM version: 0.16.0\n===========================================================\n= PERFORMANCE OVERVIEW\n===========================================================\nNumber of requests:\t\t30000\nToken Throughput (tokens/sec):\t14389.8000\n";
+    let f = results::read("cut.txt", text.as_bytes()).unwrap();
+    assert_eq!(
+        csv(&f),
+        [
+            "source,report,tool,tool_version,engine,version,num_prompts,output_throughput",
+            "cut.txt,lines 2–6,trtllm-bench,0.16.0,tensorrt-llm,0.16.0,30000,14389.8",
+        ]
+    );
+    assert_eq!(
+        warnings(&f),
+        ["cut.txt:6: the report that starts at line 2 is cut off after line 6: read as far as it goes; missing: `Request Throughput (req/sec)`, `Total Latency (ms)`"]
+    );
+}
+
+#[test]
+fn windows_line_ends_a_python_prompt_and_html_around_a_report() {
+    // The old vLLM fixture, each line behind `>>> `, in a <pre>, with CRLF.
+    let text = std::fs::read_to_string(fixture("vllm-script-comments-cut-off.txt")).unwrap();
+    let mut pasted = String::from("<pre>\r\n");
+    for line in text.lines() {
+        pasted.push_str(&format!(">>> {}\r\n", line.trim_start_matches("# ")));
+    }
+    pasted.push_str("</pre>\r\n");
+    let f = results::read("pre.html", pasted.as_bytes()).unwrap();
+    let original = read("vllm-script-comments-cut-off.txt");
+    let cells = |f: &ResultFile| {
+        f.results.rows[0]
+            .cells()
+            .filter(|(c, _)| c.name != "source" && c.name != "report")
+            .map(|(c, v)| (c.name, v.cloned()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(cells(&f), cells(&original));
+    assert_eq!(f.reports[0].location, "lines 8–23");
+}

@@ -229,6 +229,29 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
         );
     }
     out.tool_version = f.row.text(R::ToolVersion).map(str::to_string);
+    // An overview cut short: the lines every layout prints in it.
+    if seen.contains(&"PERFORMANCE OVERVIEW") {
+        let lacks: Vec<&str> = [
+            (R::RequestThroughput, "Request Throughput (req/sec)"),
+            (R::DurationS, "Total Latency (ms)"),
+        ]
+        .iter()
+        .filter(|(c, _)| f.row.get(*c).is_none())
+        .map(|(_, l)| *l)
+        .collect();
+        if !lacks.is_empty() {
+            out.warnings.push(warning(
+                name,
+                last + 1,
+                format!(
+                    "the report that starts at line {} is cut off after line {}: read as far as it goes; missing: {}",
+                    first + 1,
+                    last + 1,
+                    lacks.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
     if !seen.iter().any(|s| OVERVIEWS.contains(s)) {
         out.warnings.push(warning(
             name,
