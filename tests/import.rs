@@ -400,6 +400,106 @@ fn importing_again_adds_files_and_never_overwrites_silently() {
     assert_eq!(site.run(&["check"]).code, 0);
 }
 
+/// Every folder and file under `dir`, with the bytes of each file.
+fn data_tree(dir: &std::path::Path) -> Vec<(String, Option<Vec<u8>>)> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            let bytes = e
+                .file_type()
+                .is_file()
+                .then(|| std::fs::read(e.path()).unwrap());
+            (rel, bytes)
+        })
+        .collect()
+}
+
+/// vLLM's results at no concurrency (with their p99 TTFT) and SGLang's
+/// one-batch results at batch sizes 1 and 16 (without one): the run
+/// sweeps concurrency, and a chart of p99 TTFT by concurrency would have
+/// no point, so it is not planned; `check` accepts the run.
+#[test]
+fn a_chart_by_the_setting_swept_is_planned_only_of_rows_that_have_both() {
+    let site = Site::copy_of("minimal");
+    let vllm = fixture("vllm/append-legacy-goodput.json");
+    let sglang = fixture("sglang/one-batch.jsonl");
+    let r = import(
+        &site,
+        &[
+            "mix",
+            vllm.to_str().unwrap(),
+            "--engine",
+            "vllm",
+            "--version",
+            "0.30",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = import(
+        &site,
+        &[
+            "mix",
+            sglang.to_str().unwrap(),
+            "--engine",
+            "sglang",
+            "--version",
+            "0.5.20",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = site.read("data/runs/mix/run.yaml");
+    assert!(
+        yaml.contains(
+            "  - id: output-throughput\n    title: Output throughput by concurrency asked for\n"
+        ),
+        "{yaml}"
+    );
+    assert!(!yaml.contains("ttft-p99"), "{yaml}");
+    let c = site.run(&["check"]);
+    assert_eq!(c.code, 0, "{}", c.stderr);
+}
+
+#[test]
+fn an_import_refused_after_writing_a_copy_takes_it_back() {
+    let site = Site::copy_of("minimal");
+    let serve = fixture("vllm/serve.json");
+    let sweep = fixture("vllm/sweep-run.json");
+    let setup = ["--engine", "vllm", "--version", "0.30"];
+    let mut args = vec!["c32", serve.to_str().unwrap()];
+    args.extend(setup);
+    assert_eq!(import(&site, &args).code, 0);
+    let before = data_tree(&site.path("data"));
+    // The sweep's copy is written first; then the second input, a file
+    // of the kept name with other bytes, is refused: the sweep's copy and
+    // every folder made for it are taken back.
+    let other = tempfile::tempdir().unwrap();
+    let changed = other.path().join("serve.json");
+    let mut bytes = std::fs::read(&serve).unwrap();
+    bytes.extend_from_slice(b"\n");
+    std::fs::write(&changed, bytes).unwrap();
+    let mut args = vec!["c32", sweep.to_str().unwrap(), changed.to_str().unwrap()];
+    args.extend(setup);
+    let r = import(&site, &args);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "error: data/runs/c32/raw/serve.json exists and differs from the file imported; "
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.ends_with("import: nothing was written\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(data_tree(&site.path("data")) == before, "data/ changed");
+    assert!(!site.path("data/runs/c32/raw/sweep-run.json").exists());
+}
+
 #[test]
 fn what_an_import_cannot_do_is_said_and_nothing_is_written() {
     let site = Site::copy_of("minimal");

@@ -62,8 +62,8 @@ fn vllm_serve_one_object_with_every_percentile_and_a_metadata_key() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,model,max_concurrency,request_rate,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p90,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
-            "serve.json,vllm bench serve,meta-llama/Llama-3.1-8B-Instruct,64,inf,200,198,2,41.5,202752,25344,4.771,610.7,5496.3,412.5,398.25,480,530.75,30.5,30.25,31,31.5,30.4,30.1,33,36.7,4285,4270.5,4350,4410.25",
+            "source,tool,model,max_concurrency,request_rate,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,peak_output_throughput,total_token_throughput,peak_concurrent_requests,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p90,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
+            "serve.json,vllm bench serve,meta-llama/Llama-3.1-8B-Instruct,64,inf,200,198,2,41.5,202752,25344,4.771,610.7,702,5496.3,64,412.5,398.25,480,530.75,30.5,30.25,31,31.5,30.4,30.1,33,36.7,4285,4270.5,4350,4410.25",
         ]
     );
     assert_eq!(
@@ -130,8 +130,8 @@ fn vllm_every_request_failed_gives_no_latency_figures() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,model,request_rate,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput",
-            "all-failed.json,vllm bench serve,Qwen/Qwen3-0.6B,inf,16,0,16,0.012,0,0,0,0,0",
+            "source,tool,model,request_rate,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,peak_output_throughput,total_token_throughput,peak_concurrent_requests",
+            "all-failed.json,vllm bench serve,Qwen/Qwen3-0.6B,inf,16,0,16,0.012,0,0,0,0,0,0,0",
         ]
     );
     assert_eq!(
@@ -155,9 +155,9 @@ fn vllm_sweep_run_file_and_summary_array() {
     assert_eq!(
         lines(&sum.results.to_csv()),
         [
-            "source,tool,model,max_concurrency,request_rate,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p99",
-            "sweep-summary.json,vllm bench sweep serve,Qwen/Qwen3-0.6B,4,inf,16,16,0,2.5,512,256,6.4,102.4,307.2,120.5,60.25,410,9.5,9.25,11,9.5,8.75,20.5,262.75,200.5,560",
-            "sweep-summary.json,vllm bench sweep serve,Qwen/Qwen3-0.6B,8,inf,16,16,0,1.25,512,256,12.8,204.8,614.4,120.5,60.25,410,9.5,9.25,11,9.5,8.75,20.5,262.75,200.5,560",
+            "source,tool,model,max_concurrency,request_rate,num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,peak_output_throughput,total_token_throughput,peak_concurrent_requests,ttft_ms_mean,ttft_ms_p50,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p99",
+            "sweep-summary.json,vllm bench sweep serve,Qwen/Qwen3-0.6B,4,inf,16,16,0,2.5,512,256,6.4,102.4,120,307.2,4,120.5,60.25,410,9.5,9.25,11,9.5,8.75,20.5,262.75,200.5,560",
+            "sweep-summary.json,vllm bench sweep serve,Qwen/Qwen3-0.6B,8,inf,16,16,0,1.25,512,256,12.8,204.8,120,614.4,4,120.5,60.25,410,9.5,9.25,11,9.5,8.75,20.5,262.75,200.5,560",
         ]
     );
     assert_eq!(
@@ -202,9 +202,9 @@ fn sglang_today_with_server_info_bare_infinity_and_a_sweep_of_lines() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,engine,version,model,max_concurrency,request_rate,completed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p90,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
-            "serve-server-info.jsonl,sglang bench_serving,sglang,0.5.5.post3,Qwen/Qwen2.5-3B-Instruct,8,inf,100,4.5,6145,6180,22.25,1373.25,2738.75,28.5,22.75,45,54.5,5.25,5.125,6,8,5.125,3.5,9,22.25,350.5,340.25,400,450.75",
-            "serve-server-info.jsonl,sglang bench_serving,sglang,0.5.5.post3,Qwen/Qwen2.5-3B-Instruct,16,inf,100,3,6145,6180,33.25,2060,4108.5,38.5,32.75,55,64.5,6.25,6.125,7,9,6.125,4.5,10,23.25,450.5,440.25,500,550.75",
+            "source,tool,engine,version,model,max_concurrency,request_rate,completed,duration_s,input_tokens,input_text_tokens,input_vision_tokens,output_tokens,output_tokens_retokenized,request_throughput,input_throughput,output_throughput,peak_output_throughput,total_token_throughput,peak_concurrent_requests,mean_concurrency,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p90,itl_ms_p95,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
+            "serve-server-info.jsonl,sglang bench_serving,sglang,0.5.5.post3,Qwen/Qwen2.5-3B-Instruct,8,inf,100,4.5,6145,6145,0,6180,6178,22.25,1365.5,1373.25,1500,2738.75,8,7.8,28.5,22.75,45,54.5,5.25,5.125,6,8,5.125,3.5,9,12,22.25,350.5,340.25,400,450.75",
+            "serve-server-info.jsonl,sglang bench_serving,sglang,0.5.5.post3,Qwen/Qwen2.5-3B-Instruct,16,inf,100,3,6145,6145,0,6180,6178,33.25,2048.5,2060,2200,4108.5,16,15.5,38.5,32.75,55,64.5,6.25,6.125,7,9,6.125,4.5,10,13,23.25,450.5,440.25,500,550.75",
         ]
     );
     assert_eq!(
@@ -228,9 +228,9 @@ fn sglang_old_eighteen_key_lines_have_only_what_they_have() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,request_rate,completed,duration_s,input_tokens,output_tokens,output_throughput,ttft_ms_p50,itl_ms_p50,e2el_ms_mean,e2el_ms_p50",
-            "serve-old-18-keys.jsonl,sglang bench_serving,inf,10000,412.5,10000,5120000,12412.5,10014.25,371.75,381236.5,374559.5",
-            "serve-old-18-keys.jsonl,sglang bench_serving,4,1200,304.25,269081,226901,746,68.25,13.75,3201.5,1988.5",
+            "source,tool,request_rate,completed,duration_s,input_tokens,output_tokens,output_tokens_retokenized,output_throughput,ttft_ms_p50,itl_ms_p50,e2el_ms_mean,e2el_ms_p50",
+            "serve-old-18-keys.jsonl,sglang bench_serving,inf,10000,412.5,10000,5120000,5115000,12412.5,10014.25,371.75,381236.5,374559.5",
+            "serve-old-18-keys.jsonl,sglang bench_serving,4,1200,304.25,269081,226901,226285,746,68.25,13.75,3201.5,1988.5",
         ]
     );
     // No server_info: no engine, version or model (the importer asks).
@@ -243,8 +243,8 @@ fn sglang_refactored_keys_and_details() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,max_concurrency,request_rate,completed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p99",
-            "serve-refactored-details.jsonl,sglang bench_serving,4,2,2,1.5,200,9,1.25,6,139.5,150,150,199,25,25,25,25,25,25,237.5,237.5,274.25",
+            "source,tool,max_concurrency,request_rate,completed,duration_s,input_tokens,output_tokens,output_tokens_retokenized,request_throughput,output_throughput,total_token_throughput,mean_concurrency,ttft_ms_mean,ttft_ms_p50,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p99,itl_ms_mean,itl_ms_p50,itl_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p99",
+            "serve-refactored-details.jsonl,sglang bench_serving,4,2,2,1.5,200,9,9,1.25,6,139.5,1.9,150,150,199,25,25,25,25,25,25,237.5,237.5,274.25",
         ]
     );
     // Per-request arrays under `details`, in seconds; the failed request
@@ -267,8 +267,8 @@ fn sglang_every_request_failed_nan_and_a_trace_rate() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,engine,version,model,max_concurrency,completed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput",
-            "all-failed-trace.jsonl,sglang bench_serving,sglang,0.5.20,/models/Qwen3-8B,32,0,12,0,0,0,0,0",
+            "source,tool,engine,version,model,max_concurrency,completed,duration_s,input_tokens,input_text_tokens,input_vision_tokens,output_tokens,output_tokens_retokenized,request_throughput,input_throughput,output_throughput,peak_output_throughput,total_token_throughput,peak_concurrent_requests",
+            "all-failed-trace.jsonl,sglang bench_serving,sglang,0.5.20,/models/Qwen3-8B,32,0,12,0,0,0,0,0,0,0,0,0,0,0",
         ]
     );
 }
@@ -346,7 +346,7 @@ fn inferlint_vllm_folder_series_facts_checks_and_the_rows_engine() {
     // The client's file names no engine; the folder's server does.
     assert_eq!(
         lines(&bench.results.to_csv())[1],
-        "bench.json,vllm bench serve,vllm,0.30.0,/models/Qwen3-8B,4,inf,4,4,0,9.5,352,4000,0.42105263157894735,421.05263157894734,458.10526315789474,3000.5,2500.25,5000.75,6.5,6.25,7.5,6.5,6,9.25"
+        "bench.json,vllm bench serve,vllm,0.30.0,/models/Qwen3-8B,4,inf,4,4,0,9.5,352,4000,0.42105263157894735,421.05263157894734,500,458.10526315789474,4,3000.5,2500.25,5000.75,6.5,6.25,7.5,6.5,6,9.25"
     );
     assert_eq!(f.checks.len(), 2);
     assert_eq!(
@@ -361,7 +361,8 @@ fn inferlint_vllm_folder_series_facts_checks_and_the_rows_engine() {
             "requested 4 concurrent, server never ran more than 2"
         )
     );
-    // The client's console is no result file (nor a boot log).
+    // The client's console beside its result file is not read: the file
+    // holds the same figures (it is no boot log either).
     assert_eq!(f.not_read, ["load.log"]);
 }
 
@@ -393,7 +394,7 @@ fn inferlint_sglang_folder_retraction_counter_absent_before_and_a_lowered_limit(
     // Infinity rate.
     assert_eq!(
         lines(&f.files[0].results.to_csv())[1],
-        "bench.jsonl,sglang bench_serving,sglang,0.5.20,/root/models/Qwen3-8B,3,inf,3,20,264,3000,0.15,150,163.2,120.5,110.25,130,132,6.375,6.25,6.75,7,6.5,6.25,7,9,6500,6000,7000,7200"
+        "bench.jsonl,sglang bench_serving,sglang,0.5.20,/root/models/Qwen3-8B,3,inf,3,20,264,264,0,3000,2998,0.15,13.2,150,163.2,3,1,120.5,110.25,130,132,6.375,6.25,6.75,7,6.5,6.25,7,7.5,9,6500,6000,7000,7200"
     );
     assert_eq!(
         lines(&f.series.to_csv()),
@@ -484,7 +485,14 @@ fn a_file_of_no_known_format_names_the_formats_and_their_keys() {
     inferlint snapshot: `schema` `inferlint.snapshot/1`
     inferlint time series: a first line with `schema` `inferlint.series/1`
     inferlint `results.json`: an array of objects with `tripwire` and `status`
-    a vLLM, SGLang or TensorRT-LLM boot log: a start-up line such as `GPU KV cache size:`, `server_args=` or `[TRT-LLM] [I]`"
+    a vLLM, SGLang or TensorRT-LLM boot log: a start-up line such as `GPU KV cache size:`, `server_args=` or `[TRT-LLM] [I]`, and no console report
+    vLLM `vllm bench serve` console report (pasted): a `Serving Benchmark Result` banner of `=`, then `Successful requests:` and the other lines of vLLM, up to a rule of `=`
+    vLLM `vllm bench throughput` console line (pasted): `Throughput: N requests/s, N tokens/s`, or `N total tokens/s, N output tokens/s`
+    vLLM `vllm bench latency` console report (pasted): `Avg latency: N seconds`, then `N% percentile latency: N seconds` lines
+    SGLang `bench_serving` console report (pasted): the `Serving Benchmark Result` banner with SGLang's lines: `Backend:`, `Traffic request rate:`, `Total generated tokens (retokenized):`
+    TensorRT-LLM `trtllm-bench` console report (pasted): sections headed `= ENGINE DETAILS`, `= PYTORCH BACKEND`, `= REQUEST DETAILS`, `= PERFORMANCE OVERVIEW` and others, old and new layouts
+    llama.cpp `llama-bench` Markdown table (pasted): a table whose header has `model`, `test` and `t/s`, and its `build: <commit> (<number>)` line
+    genai-perf console table (pasted): a table with a `Statistic` column and `avg`, `min`, `max`, `p99`, `p90`, `p75` columns, titled `NVIDIA GenAI-Perf` and `LLM Metrics`"
     );
     // The file's name plays no part: a known content under any name reads.
     assert!(results::read(
@@ -500,7 +508,7 @@ fn a_file_of_no_known_format_names_the_formats_and_their_keys() {
     .unwrap_err();
     assert_eq!(e.kind, results::ErrorKind::UnknownFormat);
     let e = results::read("notes.txt", b"some words\n").unwrap_err();
-    assert!(e.to_string().starts_with("notes.txt: not a result file of a known format: the file holds text that is not JSON, YAML or llama-bench CSV.\n"), "{e}");
+    assert!(e.to_string().starts_with("notes.txt: not a result file of a known format: the file holds text that is not JSON, YAML or llama-bench CSV, and no console report of a known tool.\n"), "{e}");
 }
 
 #[test]
@@ -586,8 +594,8 @@ fn trtllm_bench_report_names_the_engine_and_its_version() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,tool_version,engine,version,model,num_prompts,duration_s,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
-            "bench-report.json,trtllm-bench,1.2.0,tensorrt-llm,1.2.0,Qwen/Qwen2.5-0.5B-Instruct,40,2.5,16,1024,3072,40.5,35.25,60.5,90.75,6.5,6.25,7.5,9.25,450.25,440.5,520.25,600.75",
+            "source,tool,tool_version,engine,version,model,num_prompts,duration_s,request_throughput,output_throughput,total_token_throughput,output_throughput_per_user,output_speed_per_user,output_throughput_per_gpu,mean_concurrency,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p95,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p95,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p95,e2el_ms_p99",
+            "bench-report.json,trtllm-bench,1.2.0,tensorrt-llm,1.2.0,Qwen/Qwen2.5-0.5B-Instruct,40,2.5,16,1024,3072,140,150,1024,7.5,40.5,35.25,60.5,70,90.75,6.5,6.25,7.5,8,9.25,450.25,440.5,520.25,560,600.75",
         ]
     );
     assert_eq!(
@@ -608,8 +616,8 @@ fn genai_perf_flat_input_config_and_its_inter_token_latency_as_tpot() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,model,max_concurrency,completed,request_throughput,output_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99",
-            "flat-input-config.json,genai-perf,openai/gpt-oss-20b,4,60,0.5,25.75,2100.5,2000.25,3400,4300.5,7.5,7.25,10.5,11.5,3100.5,3050.25,4300,4800.75",
+            "source,tool,model,max_concurrency,completed,request_throughput,output_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p95,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p95,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p95,e2el_ms_p99",
+            "flat-input-config.json,genai-perf,openai/gpt-oss-20b,4,60,0.5,25.75,2100.5,2000.25,3400,2100.5,4300.5,7.5,7.25,10.5,7.5,11.5,3100.5,3050.25,4300,3100.5,4800.75",
         ]
     );
     assert_eq!(
@@ -626,7 +634,7 @@ fn genai_perf_nested_input_config() {
     let f = read("genai_perf/nested-input-config.json");
     assert_eq!(
         lines(&f.results.to_csv())[1],
-        "nested-input-config.json,genai-perf,meta-llama/Llama-3.1-8B-Instruct,64,1000,16.25,2091.5,95.5,80.25,150,240.75,29.75,29.5,30.75,31.75,3900.5,3890,4010,4120.25"
+        "nested-input-config.json,genai-perf,meta-llama/Llama-3.1-8B-Instruct,64,1000,16.25,2091.5,33.5,95.5,80.25,150,95.5,240.75,29.75,29.5,30.75,29.75,31.75,3900.5,3890,4010,3900.5,4120.25"
     );
     assert_eq!(
         facts(&f.facts)[3],
@@ -666,7 +674,7 @@ fn aiperf_schema_1_with_version_adjusted_percentiles_and_a_cancelled_run() {
     // from), not total_output_tokens; adj_p* are not the percentiles.
     assert_eq!(
         lines(&f.results.to_csv())[1],
-        "schema-1.json,aiperf,0.3.0,openai/gpt-oss-20b,1,100,98,2,392,19637,28348,0.25,54.5,82.75,82,84.75,99.5,18,18,18.5,19,17.75,17.75,18.25,21.75,5171.75,5230,5936.5,6433.5"
+        "schema-1.json,aiperf,0.3.0,openai/gpt-oss-20b,1,100,98,2,392,19637,28348,0.25,54.5,82.75,82,84.75,99.5,99.5,18,18,18.5,19,19,17.75,17.75,18.25,21.75,21.75,5171.75,5230,5936.5,6433.5,6433.5"
     );
     assert_eq!(
         f.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -750,7 +758,7 @@ fn llama_bench_old_build_with_backend_flags() {
 
 // ---------------------------------------------------------------- guidellm
 
-const GUIDELLM_HEADER_TAIL: &str = "num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p99,tpot_incl_first_ms_mean,tpot_incl_first_ms_p50,tpot_incl_first_ms_p90,tpot_incl_first_ms_p99";
+const GUIDELLM_HEADER_TAIL: &str = "num_prompts,completed,failed,duration_s,input_tokens,output_tokens,request_throughput,output_throughput,total_token_throughput,ttft_ms_mean,ttft_ms_p50,ttft_ms_p90,ttft_ms_p95,ttft_ms_p99,tpot_ms_mean,tpot_ms_p50,tpot_ms_p90,tpot_ms_p95,tpot_ms_p99,e2el_ms_mean,e2el_ms_p50,e2el_ms_p90,e2el_ms_p95,e2el_ms_p99,tpot_incl_first_ms_mean,tpot_incl_first_ms_p50,tpot_incl_first_ms_p90,tpot_incl_first_ms_p99";
 
 #[test]
 fn guidellm_v0_3_json_median_for_p50_latency_in_seconds_and_its_requests() {
@@ -763,7 +771,7 @@ fn guidellm_v0_3_json_median_for_p50_latency_in_seconds_and_its_requests() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,model,request_rate,{GUIDELLM_HEADER_TAIL}"),
-            "v0.3.json,guidellm,Qwen/Qwen3-0.6B,10,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,142.75,142.5,230,248,1500,1500,2300,2480,144.5,144.25,231,249",
+            "v0.3.json,guidellm,Qwen/Qwen3-0.6B,10,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,250,142.75,142.5,230,248,248,1500,1500,2300,2480,2480,144.5,144.25,231,249",
         ]
     );
     assert_eq!(
@@ -793,7 +801,7 @@ fn guidellm_v0_5_json_with_metadata_and_top_level_args() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,tool_version,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
-            "v0.5.json,guidellm,0.5.2,meta-llama/Llama-3.1-8B-Instruct,16,1000,980,0,60.2,1003520,125440,16.25,2080,18720,95.5,80.25,150,240.75,29.75,29.5,30.75,31.75,3900,3850,4000,4100,30.5,30.25,31.5,32.5",
+            "v0.5.json,guidellm,0.5.2,meta-llama/Llama-3.1-8B-Instruct,16,1000,980,0,60.2,1003520,125440,16.25,2080,18720,95.5,80.25,150,240.75,240.75,29.75,29.5,30.75,31.75,31.75,3900,3850,4000,4100,4100,30.5,30.25,31.5,32.5",
         ]
     );
 }
@@ -805,7 +813,7 @@ fn guidellm_v0_7_json_with_config_spec_and_head_request_records() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,tool_version,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
-            "v0.7.json,guidellm,0.7.3,Qwen/Qwen3-8B,128,513,500,3,30,128000,128000,16.5,4224,8448,1200.5,1100.25,2000,2600.75,45.5,45.25,50,55.5,12500,12250,14000,15500,48.5,48.25,53,58.5",
+            "v0.7.json,guidellm,0.7.3,Qwen/Qwen3-8B,128,513,500,3,30,128000,128000,16.5,4224,8448,1200.5,1100.25,2000,2600.75,2600.75,45.5,45.25,50,55.5,55.5,12500,12250,14000,15500,15500,48.5,48.25,53,58.5",
         ]
     );
     assert_eq!(
@@ -827,7 +835,7 @@ fn guidellm_yaml_report() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
-            "v0.2-synchronous.yaml,guidellm,llama-3-2-3b,1,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,142.75,142.5,230,248,1500,1500,2300,2480,144.5,144.25,231,249",
+            "v0.2-synchronous.yaml,guidellm,llama-3-2-3b,1,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,250,142.75,142.5,230,248,248,1500,1500,2300,2480,2480,144.5,144.25,231,249",
         ]
     );
 }

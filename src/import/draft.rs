@@ -28,6 +28,8 @@ pub(super) struct SetupDraft {
 pub(super) struct ResultEntry {
     pub(super) path: String,
     pub(super) setup: String,
+    /// The report of a pasted text of several that the entry takes.
+    pub(super) report: Option<usize>,
 }
 
 /// A table of the run: a CSV file of its folder, or one derived from its
@@ -106,6 +108,7 @@ impl Draft {
                     .and_then(|i| run.setups.get(i))
                     .map(|s| s.name())
                     .unwrap_or_default(),
+                report: r.report,
             })
             .collect();
         d
@@ -128,9 +131,13 @@ impl Draft {
         Ok(name)
     }
 
-    /// Adds `entry` unless the run lists its path already.
+    /// Adds `entry` unless the run lists its path (and report) already.
     pub(super) fn add_result(&mut self, entry: ResultEntry) {
-        if !self.results.iter().any(|r| r.path == entry.path) {
+        if !self
+            .results
+            .iter()
+            .any(|r| r.path == entry.path && r.report == entry.report)
+        {
             self.results.push(entry);
         }
     }
@@ -260,6 +267,11 @@ impl Draft {
         }
     }
 
+    /// The run's charts, as the draft has them so far.
+    pub(super) fn charts(&self) -> &[ChartSpec] {
+        &self.charts
+    }
+
     /// Adds `chart` unless the run has a chart of its id; returns that id
     /// when the run's chart is not the one planned.
     pub(super) fn add_chart(&mut self, chart: ChartSpec) -> Option<String> {
@@ -344,6 +356,9 @@ impl Draft {
             line("results:".into());
             for r in &self.results {
                 line(format!("  - path: {}", q(&r.path)));
+                if let Some(n) = r.report {
+                    line(format!("    report: {n}"));
+                }
                 if !r.setup.is_empty() {
                     line(format!("    setup: {}", q(&r.setup)));
                 }

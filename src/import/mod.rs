@@ -15,13 +15,17 @@
 //! loader, and written aside, then renamed into place.
 
 mod draft;
+mod inputs;
+mod journal;
 mod plan;
 
 use crate::diagnostics::Diagnostics;
 use crate::load;
 use crate::record::{Date, Run, Site};
-use crate::results::{self, scrub, Fact, ReadError};
+use crate::results::{self, ReadError};
 use draft::{Draft, ResultEntry, SetupDraft};
+use inputs::{read_inputs, Input, Part};
+use journal::Journal;
 use std::path::{Path, PathBuf};
 
 /// What `findings import` was asked.
@@ -121,22 +125,6 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
     }
 }
 
-/// A file to keep: its path in the run's folder, its bytes as kept, and
-/// what was taken out of it, for people.
-type KeptBytes = (String, Vec<u8>, Vec<String>);
-
-/// One input, read and scrubbed: where its copy goes, its bytes as kept,
-/// and what the files say of their setup and the day they ran.
-struct Input {
-    /// The entry's path in the run's folder (`raw/bench.json`, `raw/live`).
-    entry: String,
-    /// Each file to keep: its path in the run's folder, its bytes, and
-    /// what was taken out.
-    files: Vec<KeptBytes>,
-    /// Every fact of the files.
-    facts: Vec<Fact>,
-}
-
 /// Imports `opts.inputs` into the run `opts.run` of the site in
 /// `opts.root`.
 pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
@@ -189,132 +177,118 @@ pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
     // whose engine or version is missing.
     let mut setups = Vec::new();
     for input in &inputs {
-        setups.push(setup_of(&site, opts, input, &mut report.notes)?);
+        if input.parts.len() > 1 {
+            report.notes.push(format!(
+                "{} holds {} reports ({}): each is a setup of its own",
+                input.entry,
+                input.parts.len(),
+                input
+                    .parts
+                    .iter()
+                    .filter_map(|p| p.report.as_ref().map(|r| r.1.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        for part in &input.parts {
+            setups.push((
+                input,
+                part,
+                setup_of(&site, opts, &input.entry, part, &mut report.notes)?,
+            ));
+        }
     }
-    for (input, setup) in inputs.iter().zip(setups) {
+    for (input, part, setup) in setups {
         let name = draft.add_setup(setup).map_err(ImportError::Exists)?;
         draft.add_result(ResultEntry {
             path: input.entry.clone(),
             setup: name,
+            report: part.report.as_ref().map(|r| r.0),
         });
     }
     draft.fill(
         &site,
         opts,
-        &inputs.iter().flat_map(|i| &i.facts).collect::<Vec<_>>(),
+        &inputs
+            .iter()
+            .flat_map(|i| i.parts.iter().flat_map(|p| &p.facts))
+            .collect::<Vec<_>>(),
     )?;
-    // The copies, then run.yaml.
-    for input in &inputs {
-        for (path, bytes, removed) in &input.files {
-            report
-                .kept
-                .push(keep(&opts.root, &dir, path, bytes, removed, opts.force)?);
+    // From here on every change is journalled: an import that ends in an
+    // error takes them all back.
+    let mut journal = Journal::default();
+    match write_run(
+        opts,
+        &site,
+        &dir,
+        &inputs,
+        &mut draft,
+        &mut report,
+        &mut journal,
+    ) {
+        Ok(()) => Ok(report),
+        Err(e) => {
+            let failed = journal.undo();
+            if failed.is_empty() {
+                Err(e)
+            } else {
+                Err(ImportError::Exists(format!(
+                    "{e}\n  and what the import wrote could not all be taken back: {}",
+                    failed.join("; ")
+                )))
+            }
         }
     }
-    let text = compose(opts, &dir, &mut draft, &site, &mut report.notes)?;
-    write_aside(&opts.root.join(&report.run_yaml), &text)?;
+}
+
+/// Writes the kept copies and `run.yaml`, then checks the site: an error
+/// of the run (one the import's own charts or files would cause, or a
+/// problem of the run that only its new files bring out) refuses the
+/// import, and the caller takes every change back.
+fn write_run(
+    opts: &ImportOptions,
+    site: &Site,
+    dir: &Path,
+    inputs: &[Input],
+    draft: &mut Draft,
+    report: &mut ImportReport,
+    journal: &mut Journal,
+) -> Result<(), ImportError> {
+    for input in inputs {
+        for (path, bytes, removed) in &input.files {
+            report.kept.push(keep(
+                &opts.root, dir, path, bytes, removed, opts.force, journal,
+            )?);
+        }
+    }
+    let text = compose(opts, dir, draft, site, &mut report.notes)?;
+    journal.write(&opts.root.join(&report.run_yaml), text.as_bytes())?;
     let (_, diags) = crate::pipeline::check(&opts.root);
     let mine: Vec<_> = diags
         .sorted()
         .into_iter()
-        .filter(|d| d.file.starts_with(&dir))
+        .filter(|d| d.file.starts_with(dir))
         .collect();
+    let errors = mine
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+        .count();
+    let mut all = Diagnostics::new();
     for d in mine {
-        report.diagnostics.push(d);
+        all.push(d);
     }
-    Ok(report)
-}
-
-/// Reads and scrubs every input, before anything is written.
-fn read_inputs(opts: &ImportOptions) -> Result<Vec<Input>, ImportError> {
-    let mut out: Vec<Input> = Vec::new();
-    if opts.inputs.is_empty() {
-        return Err(ImportError::Usage(
-            "name the result files (or run folders) to import".into(),
-        ));
+    if errors > 0 {
+        return Err(ImportError::Invalid {
+            message: format!(
+                "{} would not check after this import ({errors} error{}), so it is left as it was",
+                dir.display(),
+                if errors == 1 { "" } else { "s" }
+            ),
+            diagnostics: all,
+        });
     }
-    for path in &opts.inputs {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .ok_or_else(|| {
-                ImportError::Usage(format!("{}: not a file or folder name", path.display()))
-            })?;
-        let entry = format!("raw/{name}");
-        if out.iter().any(|i| i.entry == entry) {
-            return Err(ImportError::Usage(format!(
-                "two inputs are named {name}; the run keeps both under raw/: rename one"
-            )));
-        }
-        let meta = std::fs::metadata(path).map_err(io(path))?;
-        let input = if meta.is_dir() {
-            let mut files = Vec::new();
-            let mut listed: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(io(path))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.is_file()
-                        && !p
-                            .file_name()
-                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                })
-                .collect();
-            listed.sort();
-            for f in listed {
-                let fname = f
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                files.push((format!("{entry}/{fname}"), read_limited(&f)?));
-            }
-            let folder = results::read_folder(&files)?;
-            let mut facts: Vec<Fact> = folder.files.iter().flat_map(|f| f.facts.clone()).collect();
-            facts.extend(folder.facts.iter().cloned());
-            Input {
-                entry,
-                files: scrub_all(files, opts.keep_texts)?,
-                facts,
-            }
-        } else {
-            let bytes = read_limited(path)?;
-            let file = results::read(&entry, &bytes)?;
-            Input {
-                entry: entry.clone(),
-                files: scrub_all(vec![(entry, bytes)], opts.keep_texts)?,
-                facts: file.facts,
-            }
-        };
-        out.push(input);
-    }
-    Ok(out)
-}
-
-fn read_limited(path: &Path) -> Result<Vec<u8>, ImportError> {
-    let len = std::fs::metadata(path).map_err(io(path))?.len();
-    if len > results::MAX_FILE_BYTES as u64 {
-        return Err(ImportError::Usage(format!(
-            "{}: the file is {len} bytes, over the limit of {} bytes (256 MiB) for a result file",
-            path.display(),
-            results::MAX_FILE_BYTES
-        )));
-    }
-    std::fs::read(path).map_err(io(path))
-}
-
-/// Each file as it will be kept: credentials replaced, generated texts
-/// dropped unless asked to keep them.
-fn scrub_all(
-    files: Vec<(String, Vec<u8>)>,
-    keep_texts: bool,
-) -> Result<Vec<KeptBytes>, ImportError> {
-    files
-        .into_iter()
-        .map(|(name, bytes)| {
-            let s = scrub::scrub(&name, &bytes, keep_texts)?;
-            let removed = s.removed.iter().map(ToString::to_string).collect();
-            Ok((name, s.bytes, removed))
-        })
-        .collect()
+    report.diagnostics = all;
+    Ok(())
 }
 
 /// The setup an input measured: its engine and version from the files
@@ -323,42 +297,63 @@ fn scrub_all(
 fn setup_of(
     site: &Site,
     opts: &ImportOptions,
-    input: &Input,
+    entry: &str,
+    part: &Part,
     notes: &mut Vec<String>,
 ) -> Result<SetupDraft, ImportError> {
+    // "raw/paste.txt (the report at lines 5–29)" when the text holds more.
+    let shown_entry = match &part.report {
+        Some((_, at)) => format!("{entry} (the report at {at})"),
+        None => entry.to_string(),
+    };
+    let entry = shown_entry.as_str();
     let said = |name: &str| {
-        input
-            .facts
+        part.facts
             .iter()
             .find(|f| f.name == name)
             .and_then(|f| f.value.as_ref())
             .map(results::Cell::csv)
     };
-    let recorded = said("engine").and_then(|e| site_engine(site, &e));
+    let named = said("engine");
+    let recorded = named.as_deref().and_then(|e| site_engine(site, e));
+    // A version the file records is of the engine it records: of no use
+    // for another engine the options name when the site does not know the
+    // file's (llama-bench's build is llama.cpp's version, not vLLM's).
+    let foreign = named.is_some() && recorded.is_none();
     let engine = match (recorded, &opts.engine) {
         (Some(e), Some(asked)) if e != *asked => {
             notes.push(format!(
                 "{} records the engine {e}; --engine {asked} is not used for it",
-                input.entry
+                entry
             ));
             e
         }
         (Some(e), _) => e,
-        (None, Some(asked)) => asked.clone(),
+        (None, Some(asked)) => {
+            if let Some(n) = named.as_deref().filter(|_| foreign) {
+                notes.push(format!(
+                    "{} records the engine {n}, which site.yaml does not list; it is imported as --engine {asked}, at the version the options give",
+                    entry
+                ));
+            }
+            asked.clone()
+        }
         (None, None) => {
             return Err(ImportError::Usage(format!(
                 "{} does not record which engine it measured; pass --engine (one of {})",
-                input.entry,
+                entry,
                 engine_ids(site)
             )))
         }
     };
-    let said_version = said("version").map(|v| results::site_version(&v).to_string());
+    let said_version = said("version")
+        .filter(|_| !foreign)
+        .map(|v| results::site_version(&v).to_string());
     let version = match (said_version, &opts.version) {
         (Some(v), Some(asked)) if !same_version(&v, asked) => {
             notes.push(format!(
                 "{} records version {v}; --version {asked} is not used for it",
-                input.entry
+                entry
             ));
             v
         }
@@ -367,14 +362,14 @@ fn setup_of(
         (None, None) => {
             return Err(ImportError::Usage(format!(
                 "{} does not record the version of {engine} it measured; pass --version",
-                input.entry
+                entry
             )))
         }
     };
     if let Err(e) = crate::version::Version::parse(&version) {
         return Err(ImportError::Usage(format!(
             "{}: the version \"{version}\" cannot be read: {e}; pass --version",
-            input.entry
+            entry
         )));
     }
     let shown = site
@@ -382,10 +377,15 @@ fn setup_of(
         .iter()
         .find(|e| e.id == engine)
         .map_or(engine.as_str(), |e| e.name.as_str());
-    let label = opts
+    let mut label = opts
         .setup
         .clone()
         .unwrap_or_else(|| format!("{shown} {version}"));
+    // Several reports of one paste are several setups, each named by where
+    // it was found.
+    if let Some((_, at)) = &part.report {
+        label = format!("{label} ({at})");
+    }
     Ok(SetupDraft {
         engine,
         version,
@@ -435,6 +435,7 @@ fn keep(
     bytes: &[u8],
     removed: &[String],
     force: bool,
+    journal: &mut Journal,
 ) -> Result<KeptFile, ImportError> {
     let rel = dir.join(path);
     let full = root.join(&rel);
@@ -449,10 +450,7 @@ fn keep(
         _ => false,
     };
     if !unchanged {
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(io(parent))?;
-        }
-        write_aside(&full, bytes)?;
+        journal.write(&full, bytes)?;
     }
     Ok(KeptFile {
         path: rel,
@@ -478,6 +476,18 @@ fn compose(
     let (run, _) = load::parse_run_at(&opts.root, dir, &probing);
     let run: Run = run.ok_or_else(|| invalid(dir, &probing, opts))?;
     draft.derive_tables(&run);
+    // A chart the run has already, kept as it is, must still be drawable
+    // with the files added (a distribution of every request, say, may now
+    // pass the limit of values a chart draws).
+    for chart in draft.charts() {
+        if let Err(why) = plan::drawable(&run, site, chart) {
+            return Err(ImportError::Exists(format!(
+                "the run's chart \"{}\" could not be drawn with the files added: {why}; change or remove it in {}, or pass --force to plan the charts anew",
+                chart.id,
+                dir.join("run.yaml").display()
+            )));
+        }
+    }
     for chart in plan::charts(&run, site) {
         if let Some(old) = draft.add_chart(chart) {
             // A chart of the run is kept as it is, even one an earlier
@@ -496,18 +506,4 @@ fn invalid(dir: &Path, text: &str, opts: &ImportOptions) -> ImportError {
         message: format!("the run.yaml the import would write has errors:\n{text}"),
         diagnostics,
     }
-}
-
-/// Writes `bytes` beside `path`, then renames it over `path`: a reader
-/// never sees half a file.
-fn write_aside(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), ImportError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
-    std::io::Write::write_all(&mut tmp, bytes.as_ref()).map_err(io(path))?;
-    tmp.persist(path).map_err(|e| ImportError::Io {
-        path: path.to_path_buf(),
-        source: e.error,
-    })?;
-    Ok(())
 }

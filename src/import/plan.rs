@@ -13,22 +13,93 @@
 //!   with the concurrency asked for marked, and the KV cache in use, where
 //!   there is a series.
 //!
+//! Each chart is planned only of columns that have values in the rows it
+//! plots (a line chart: rows with both its x and its y; a p99 that only
+//! the files without a concurrency give is no point of a chart by
+//! concurrency), and every chart planned is then read as `check` reads it
+//! ([`crate::chart::check`]): one that could not be drawn (too many values,
+//! say) is not planned. An import therefore never writes a default chart
+//! that `check` refuses.
+//!
 //! Takes the run; hands back chart specs for `run.yaml`.
 
+use crate::chart;
 use crate::figures;
 use crate::record::{ChartKind, ChartSpec, Mark, Run, Site, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The default charts of `run`, each only where its table has the values,
-/// and never a bar chart of one bar.
-pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
+/// The default charts of `run`, each only where its table has the values
+/// in the rows it plots, each one `check` can draw, and never a bar chart
+/// of one bar.
+pub(super) fn charts(run: &Run, site: &Site) -> Vec<ChartSpec> {
+    let mut out = planned(run);
+    let (colors, names) = engine_maps(site);
+    out.retain(|spec| {
+        run.tables
+            .iter()
+            .find(|t| t.file == spec.table)
+            .is_some_and(|table| {
+                chart::check(&chart::ChartInput {
+                    spec,
+                    table,
+                    engine_colors: &colors,
+                    engine_names: &names,
+                })
+                .is_ok()
+            })
+    });
+    out
+}
+
+/// Whether `spec`, a chart of the run, can be drawn from the run's tables
+/// as they are now (a chart kept from an earlier import may not be, when
+/// the files added would make it draw too many values).
+pub(super) fn drawable(run: &Run, site: &Site, spec: &ChartSpec) -> Result<(), String> {
+    let Some(table) = run.tables.iter().find(|t| t.file == spec.table) else {
+        // A chart of a table the run does not have: check says so.
+        return Ok(());
+    };
+    let (colors, names) = engine_maps(site);
+    chart::check(&chart::ChartInput {
+        spec,
+        table,
+        engine_colors: &colors,
+        engine_names: &names,
+    })
+    .map_err(|e| e.message)
+}
+
+type Names = BTreeMap<String, String>;
+
+fn engine_maps(site: &Site) -> (Names, Names) {
+    let colors = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.color.clone()))
+        .collect();
+    let names = site
+        .engines
+        .iter()
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    (colors, names)
+}
+
+/// The charts the tables call for, before they are read as `check` reads
+/// them.
+fn planned(run: &Run) -> Vec<ChartSpec> {
     let mut out = Vec::new();
     let requests = derived(run, "requests").filter(|t| has_values(t, "ttft_ms"));
     if let Some(t) = derived(run, "results") {
+        let sweep = swept(t);
+        // The throughput, where the rows the chart plots give it.
         let y = ["output_throughput", "tokens_per_s"]
             .into_iter()
-            .find(|c| has_values(t, c));
-        match (swept(t), y) {
+            .find(|c| match sweep {
+                Some(x) => plotted(t, x, c),
+                None => has_values(t, c),
+            });
+        match (sweep, y) {
             (Some(x), Some(y)) => {
                 let over = setting_words(x);
                 out.push(chart(
@@ -40,7 +111,7 @@ pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
                     &[y],
                     Some("setup"),
                 ));
-                if has_values(t, "ttft_ms_p99") {
+                if plotted(t, x, "ttft_ms_p99") {
                     out.push(chart(
                         "ttft-p99",
                         &format!("p99 time to first token by {over}"),
@@ -108,10 +179,10 @@ pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
             Some("setup"),
         ));
     }
-    if let Some(t) = derived(run, "series").filter(|t| has_values(t, "running")) {
+    if let Some(t) = derived(run, "series").filter(|t| plotted(t, "t_s", "running")) {
         let y: Vec<&str> = ["running", "waiting", "preemptions"]
             .into_iter()
-            .filter(|c| has_values(t, c))
+            .filter(|c| plotted(t, "t_s", c))
             .collect();
         let several = distinct(t, "setup").len() > 1;
         let preempted = y.contains(&"preemptions");
@@ -146,7 +217,7 @@ pub(super) fn charts(run: &Run, _site: &Site) -> Vec<ChartSpec> {
         }
         out.push(c);
     }
-    if let Some(t) = derived(run, "series").filter(|t| has_values(t, "kv_usage")) {
+    if let Some(t) = derived(run, "series").filter(|t| plotted(t, "t_s", "kv_usage")) {
         let several = distinct(t, "setup").len() > 1;
         out.push(chart(
             "kv-cache",
@@ -229,12 +300,26 @@ fn distinct(t: &Table, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// A cell a chart can place: a finite number (not empty, not `inf`).
+fn finite(v: Option<&String>) -> bool {
+    v.is_some_and(|v| v.trim().parse::<f64>().is_ok_and(f64::is_finite))
+}
+
+/// Whether column `name` has a value a chart can place in some row.
 fn has_values(t: &Table, name: &str) -> bool {
-    t.index(name).is_some_and(|i| {
-        t.rows
-            .iter()
-            .any(|r| r.get(i).is_some_and(|v| !v.is_empty()))
-    })
+    t.index(name)
+        .is_some_and(|i| t.rows.iter().any(|r| finite(r.get(i))))
+}
+
+/// Whether some row has both `x` and `y`: a point of a chart of `y`
+/// against `x` (rows with only one of them are no point).
+fn plotted(t: &Table, x: &str, y: &str) -> bool {
+    let (Some(ix), Some(iy)) = (t.index(x), t.index(y)) else {
+        return false;
+    };
+    t.rows
+        .iter()
+        .any(|r| finite(r.get(ix)) && finite(r.get(iy)))
 }
 
 /// The setting the files sweep: the concurrency asked for when some setup

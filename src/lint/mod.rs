@@ -373,9 +373,11 @@ fn folder_input(path: &Path, folder: Folder) -> Result<Input, LintError> {
             (name, bytes)
         })
         .collect();
+    // Named as given, in messages: the lint keeps no copy under raw/.
+    let shown = path.display();
     let named: Vec<(String, Vec<u8>)> = files
         .iter()
-        .map(|(n, b)| (format!("{entry}/{n}"), b.clone()))
+        .map(|(n, b)| (format!("{shown}/{n}"), b.clone()))
         .collect();
     let read = results::read_folder(&named)?;
     let mut facts: Vec<Fact> = read.files.iter().flat_map(|f| f.facts.clone()).collect();
@@ -392,7 +394,8 @@ fn folder_input(path: &Path, folder: Folder) -> Result<Input, LintError> {
 fn file_input(path: &Path) -> Result<Input, LintError> {
     let entry = entry_of(path)?;
     let bytes = read_limited(path)?;
-    let file = results::read(&entry, &bytes)?;
+    // Named as given, in messages: the lint keeps no copy under raw/.
+    let file = results::read(&path.display().to_string(), &bytes)?;
     Ok(Input {
         entry,
         path: path.to_path_buf(),

@@ -122,6 +122,15 @@ pub(super) fn read(
             continue;
         }
         let named = doc.opt_string(eo, "setup");
+        // One report of a pasted text (1-based), where the paste holds
+        // several that measured different setups.
+        let report = match doc.get(eo, "report") {
+            Some(v) => match doc.positive_int(v, &join(&path_in_yaml, "report")) {
+                Some(n) => Some(n as usize),
+                None => continue,
+            },
+            None => None,
+        };
         let setup = match (&named, setups.len()) {
             (Some(name), _) => {
                 let found = setups.iter().position(|s| s.name() == *name);
@@ -150,6 +159,7 @@ pub(super) fn read(
             path: path.clone(),
             folder: false,
             setup,
+            report,
             files: Vec::new(),
             facts: Vec::new(),
             rows: Vec::new(),
@@ -173,7 +183,11 @@ pub(super) fn read(
                 if refuse_credential(doc, dir, &path, &bytes) {
                     continue;
                 }
-                match results::read(&path, &bytes) {
+                let read = results::read(&path, &bytes).and_then(|f| match report {
+                    None => Ok(f),
+                    Some(n) => one_report(&path, f, n),
+                });
+                match read {
                     Ok(file) => {
                         warn(doc, dir, &file.warnings);
                         source.files.push(raw_file(&path, &bytes, Some(&file)));
@@ -187,6 +201,14 @@ pub(super) fn read(
                         continue;
                     }
                 }
+            }
+            ResultInput::Folder(..) if report.is_some() => {
+                doc.error_hint(
+                    &join(&path_in_yaml, "report"),
+                    format!("\"{path}\" is a run folder; `report` picks a report of a pasted text"),
+                    Some("leave `report` out for a run folder"),
+                );
+                continue;
             }
             ResultInput::Folder(files, unreadable) => {
                 source.folder = true;
@@ -253,6 +275,34 @@ pub(super) fn read(
         ev.sources.push(source);
     }
     ev
+}
+
+/// Report `n` of a pasted text, alone; an error at the file when it is no
+/// paste or has fewer reports.
+fn one_report(path: &str, file: ResultFile, n: usize) -> Result<ResultFile, ReadError> {
+    if let Some(r) = file.report(n) {
+        return Ok(r.clone());
+    }
+    let message = if file.reports.is_empty() {
+        format!(
+            "`report: {n}` picks a report of a pasted text, but this is a file of {}",
+            file.format.name()
+        )
+    } else {
+        format!(
+            "`report: {n}`: the text holds {} report{} ({})",
+            file.reports.len(),
+            if file.reports.len() == 1 { "" } else { "s" },
+            file.reports
+                .iter()
+                .enumerate()
+                .map(|(i, r)| format!("{} at {}", i + 1, r.location))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    Err(ReadError::new_at_file(path, message)
+        .with_hint("name one of its reports, or leave `report` out to take them all"))
 }
 
 /// The derived table `kind` (one of [`DERIVED`]) over the run's evidence:
@@ -386,6 +436,7 @@ fn label_of(name: &str) -> Option<String> {
         ("mean", "mean"),
         ("p50", "median"),
         ("p90", "p90"),
+        ("p95", "p95"),
         ("p99", "p99"),
     ];
     for (m, shown) in METRICS {
@@ -400,6 +451,7 @@ fn label_of(name: &str) -> Option<String> {
     }
     let plain = match name {
         "source" => "Source file",
+        "report" => "Report in the paste",
         "tool" => "Tool",
         "tool_version" => "Tool version",
         "engine" => "Engine",
@@ -412,10 +464,22 @@ fn label_of(name: &str) -> Option<String> {
         "failed" => "Failed",
         "duration_s" => "Duration",
         "input_tokens" => "Input tokens",
+        "input_text_tokens" => "Input text tokens",
+        "input_vision_tokens" => "Input vision tokens",
         "output_tokens" => "Output tokens",
+        "output_tokens_retokenized" => "Output tokens retokenized",
         "request_throughput" => "Request throughput",
+        "request_goodput" => "Request goodput",
+        "input_throughput" => "Input throughput",
         "output_throughput" => "Output throughput",
+        "peak_output_throughput" => "Peak output throughput",
         "total_token_throughput" => "Total token throughput",
+        "output_throughput_per_user" => "Output throughput per user",
+        "output_speed_per_user" => "Output speed per user",
+        "output_throughput_per_gpu" => "Output throughput per GPU",
+        "peak_concurrent_requests" => "Peak concurrent requests",
+        "mean_concurrency" => "Mean concurrency",
+        "accept_length" => "Accept length",
         "n_prompt" => "Prompt tokens",
         "n_gen" => "Generated tokens",
         "n_depth" => "Depth",
@@ -423,6 +487,7 @@ fn label_of(name: &str) -> Option<String> {
         "tokens_per_s_std" => "Tokens/s std. dev.",
         "backends" => "Backends",
         "flash_attn" => "Flash attention",
+        "settings" => "Settings",
         "start_s" => "Sent at",
         "t_s" => "Time",
         "running" => "Running",

@@ -165,7 +165,7 @@ const COMPARE_FIELDS: &[&str] = &[
     "metrics",
 ];
 const SETUP_FIELDS: &[&str] = &["engine", "version", "flags", "label"];
-const RESULT_FIELDS: &[&str] = &["path", "setup"];
+const RESULT_FIELDS: &[&str] = &["path", "setup", "report"];
 const ACK_FIELDS: &[&str] = &["check", "reason"];
 const RUN_ACK_FIELDS: &[&str] = &["run", "symptom", "reason"];
 const TABLE_FIELDS: &[&str] = &["file", "title", "columns", "derive"];

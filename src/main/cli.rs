@@ -309,7 +309,9 @@ docs/import.md.")]
         /// The run's id (its folder under data/runs/; lowercase letters,
         /// digits and '-').
         id: String,
-        /// Result files, and inferlint run folders, to import.
+        /// Result files, inferlint run folders and texts holding the
+        /// tools' console reports, to import; `-` reads standard input (a
+        /// report pasted or piped in).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// The engine measured, an engine id from site.yaml, for files that

@@ -8,8 +8,9 @@ use findings::import::{ImportError, ImportOptions, ImportReport};
 use std::process::ExitCode;
 
 /// Runs an import and says what it did; 0 when the run then checks clean
-/// (warnings allowed), 1 when the import could not be done or the run has
-/// errors, 2 for a wrong request (an unknown engine, a missing version).
+/// (warnings allowed), 1 when the import could not be done (the run would
+/// not check, among others: it is then left as it was), 2 for a wrong
+/// request (an unknown engine, a missing version).
 pub(crate) fn import(ui: Ui, opts: ImportOptions) -> Result<ExitCode, ExitCode> {
     match findings::import::import(&opts) {
         Ok(report) => Ok(done(ui, &opts, &report)),

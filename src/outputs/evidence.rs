@@ -17,6 +17,10 @@ pub struct ResultSourceExport {
     pub folder: bool,
     /// The name of the setup it measured.
     pub setup: Option<String>,
+    /// For a pasted text of several reports, the one the entry takes
+    /// (1-based); `null` takes them all.
+    #[serde(default)]
+    pub report: Option<usize>,
     /// Its files.
     pub files: Vec<RawFileExport>,
     /// What the files say.
@@ -65,6 +69,7 @@ pub(super) fn of(run: &Run, base: &str) -> Vec<ResultSourceExport> {
             path: s.path.clone(),
             folder: s.folder,
             setup: s.setup.and_then(|i| run.setups.get(i)).map(|s| s.name()),
+            report: s.report,
             files: s
                 .files
                 .iter()

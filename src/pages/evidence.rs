@@ -17,6 +17,7 @@ use serde::Serialize;
 /// The facts a run page shows, in its order, with what it calls them. The
 /// tool, version, engine and date are shown with the files or the setup.
 const SHOWN: &[(&str, &str)] = &[
+    ("report", "Where in the pasted text"),
     ("model", "Model"),
     ("endpoint", "Endpoint"),
     ("backend", "Client backend"),

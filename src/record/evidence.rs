@@ -17,6 +17,9 @@ pub struct ResultSource {
     pub folder: bool,
     /// The index of the setup it measured, in the run's `setups`.
     pub setup: Option<usize>,
+    /// For a pasted text of several reports, the one the entry takes
+    /// (1-based); `None` takes them all.
+    pub report: Option<usize>,
     /// Every file read, in name order.
     pub files: Vec<RawFile>,
     /// What the files say, in the order they were read.

@@ -54,12 +54,41 @@ pub enum Format {
     InferlintResults,
     /// A serving engine's start-up log (inferlint's `boot.log`).
     ServerLog,
+    /// `vllm bench serve`'s console report, pasted.
+    VllmServeReport,
+    /// `vllm bench throughput`'s console line, pasted.
+    VllmThroughputReport,
+    /// `vllm bench latency`'s console report, pasted.
+    VllmLatencyReport,
+    /// SGLang `bench_serving`'s console report, pasted.
+    SglangServeReport,
+    /// `trtllm-bench`'s console report, pasted.
+    TrtllmBenchReport,
+    /// llama-bench's Markdown table, pasted.
+    LlamaBenchReport,
+    /// genai-perf's console table, pasted.
+    GenaiPerfReport,
 }
 
 impl Format {
     /// The format as people know it.
     pub fn name(self) -> &'static str {
         SIGNATURES.iter().find(|s| s.0 == self).map_or("", |s| s.1)
+    }
+
+    /// Whether this is a console report pasted into text (a file may hold
+    /// several; see [`super::Report`]).
+    pub fn is_report(self) -> bool {
+        matches!(
+            self,
+            Format::VllmServeReport
+                | Format::VllmThroughputReport
+                | Format::VllmLatencyReport
+                | Format::SglangServeReport
+                | Format::TrtllmBenchReport
+                | Format::LlamaBenchReport
+                | Format::GenaiPerfReport
+        )
     }
 
     /// Whether files of this format hold a benchmark client's results
@@ -94,7 +123,14 @@ pub const SIGNATURES: &[(Format, &str, &str)] = &[
     (Format::InferlintSnapshot, "inferlint snapshot", "`schema` `inferlint.snapshot/1`"),
     (Format::InferlintSeries, "inferlint time series", "a first line with `schema` `inferlint.series/1`"),
     (Format::InferlintResults, "inferlint `results.json`", "an array of objects with `tripwire` and `status`"),
-    (Format::ServerLog, "a vLLM, SGLang or TensorRT-LLM boot log", "a start-up line such as `GPU KV cache size:`, `server_args=` or `[TRT-LLM] [I]`"),
+    (Format::ServerLog, "a vLLM, SGLang or TensorRT-LLM boot log", "a start-up line such as `GPU KV cache size:`, `server_args=` or `[TRT-LLM] [I]`, and no console report"),
+    (Format::VllmServeReport, "vLLM `vllm bench serve` console report (pasted)", "a `Serving Benchmark Result` banner of `=`, then `Successful requests:` and the other lines of vLLM, up to a rule of `=`"),
+    (Format::VllmThroughputReport, "vLLM `vllm bench throughput` console line (pasted)", "`Throughput: N requests/s, N tokens/s`, or `N total tokens/s, N output tokens/s`"),
+    (Format::VllmLatencyReport, "vLLM `vllm bench latency` console report (pasted)", "`Avg latency: N seconds`, then `N% percentile latency: N seconds` lines"),
+    (Format::SglangServeReport, "SGLang `bench_serving` console report (pasted)", "the `Serving Benchmark Result` banner with SGLang's lines: `Backend:`, `Traffic request rate:`, `Total generated tokens (retokenized):`"),
+    (Format::TrtllmBenchReport, "TensorRT-LLM `trtllm-bench` console report (pasted)", "sections headed `= ENGINE DETAILS`, `= PYTORCH BACKEND`, `= REQUEST DETAILS`, `= PERFORMANCE OVERVIEW` and others, old and new layouts"),
+    (Format::LlamaBenchReport, "llama.cpp `llama-bench` Markdown table (pasted)", "a table whose header has `model`, `test` and `t/s`, and its `build: <commit> (<number>)` line"),
+    (Format::GenaiPerfReport, "genai-perf console table (pasted)", "a table with a `Statistic` column and `avg`, `min`, `max`, `p99`, `p90`, `p75` columns, titled `NVIDIA GenAI-Perf` and `LLM Metrics`"),
 ];
 
 /// A file parsed as what it looks like, before its format is known.
@@ -143,7 +179,9 @@ pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> 
             // A log whose first line is `[TensorRT-LLM] …` starts like a
             // JSON array; it is a log when it reads as one.
             Err(e) => match std::str::from_utf8(bytes) {
-                Ok(t) if is_server_log(t) => return Ok(Input::Text(t.to_string())),
+                Ok(t) if is_server_log(t) || super::console::first_format(t).is_some() => {
+                    return Ok(Input::Text(t.to_string()))
+                }
                 _ => return Err(e),
             },
         }
@@ -156,7 +194,9 @@ pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> 
         return Ok(Input::Csv(text.to_string()));
     }
     let is_log = is_server_log(text);
-    if !is_log && starts_yaml_mapping(first) {
+    // A paste that opens like YAML (`Throughput: 89.27 requests/s, …`) is
+    // a console report, not a report of guidellm's.
+    if !is_log && starts_yaml_mapping(first) && super::console::first_format(text).is_none() {
         // The one YAML format is guidellm's report; serde_yaml is used here
         // directly because the loader's wrapper sits in a higher layer.
         match serde_yaml::from_str::<Value>(text) {
@@ -306,12 +346,16 @@ pub(crate) fn classify(file: &str, input: &Input) -> Result<Format, ReadError> {
         },
         Input::Csv(_) => Ok(Format::LlamaBenchCsv),
         Input::Text(t) => {
-            if is_server_log(t) {
+            // A console report first: a paste of trtllm-bench's output
+            // carries TensorRT-LLM's log lines too.
+            if let Some(f) = super::console::first_format(t) {
+                Ok(f)
+            } else if is_server_log(t) {
                 Ok(Format::ServerLog)
             } else {
                 Err(unknown(
                     file,
-                    "text that is not JSON, YAML or llama-bench CSV",
+                    "text that is not JSON, YAML or llama-bench CSV, and no console report of a known tool",
                 ))
             }
         }

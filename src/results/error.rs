@@ -57,6 +57,17 @@ impl ReadError {
         }
     }
 
+    /// An error of a file as a whole, of the kind a reader does not know
+    /// (what picks from the file disagrees with it).
+    pub fn new_at_file(file: &str, message: impl Into<String>) -> Self {
+        ReadError::new(ErrorKind::Field, file, message)
+    }
+
+    /// With a hint.
+    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+        self.hint(hint)
+    }
+
     pub(crate) fn at(mut self, line: usize, column: usize) -> Self {
         self.line = line;
         self.column = column;

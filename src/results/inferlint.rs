@@ -82,7 +82,9 @@ pub struct RunFolder {
     pub facts: Vec<Fact>,
     /// inferlint's checks, from `results.json`.
     pub checks: Vec<Check>,
-    /// Files of no format this module reads, by name.
+    /// Files not read, by name: of no format this module reads, or the
+    /// client's console report kept beside its result file (the file holds
+    /// the same figures; a folder without one reads the console).
     pub not_read: Vec<String>,
     /// The format of each file read, by name, in name order.
     pub formats: Vec<(String, Format)>,
@@ -143,6 +145,7 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
     let mut series_engine: Option<(String, &str)> = None;
     let mut series_file = None;
     let mut boot: Option<(&str, bootlog::Boot)> = None;
+    let mut pasted = Vec::new();
     for (name, bytes) in sorted {
         super::check_size(name, bytes)?;
         let input = detect::parse_input(name, bytes)?;
@@ -191,9 +194,22 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
                 }
                 boot = Some((name.as_str(), bootlog::read(t)));
             }
+            // The client's console, kept beside its result file: read
+            // below only where the folder has no result file of its own.
+            (f, _) if f.is_report() => pasted.push((name, bytes, input, format)),
             _ => folder
                 .files
                 .push(super::read_input(name, bytes, input, format)?),
+        }
+    }
+    let read_pasted = folder.files.is_empty();
+    for (name, bytes, input, format) in pasted {
+        if read_pasted {
+            folder
+                .files
+                .push(super::read_input(name, bytes, input, format)?);
+        } else {
+            folder.not_read.push(name.clone());
         }
     }
     if folder.files.is_empty() && snaps.is_empty() && series_file.is_none() && boot.is_none() {

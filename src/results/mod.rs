@@ -30,6 +30,14 @@
 //!    cache size, SGLang's running limit), each saying which file it came
 //!    from.
 //!
+//! 5. A text that is none of these, but holds a tool's console report as
+//!    people paste it (`vllm bench serve`'s `Serving Benchmark Result`
+//!    block, trtllm-bench's `PERFORMANCE OVERVIEW`, llama-bench's Markdown
+//!    table, …), is read by the readers of `console/`, one per tool, into
+//!    the same tables: each report a [`Report`] of its own (its lines, its
+//!    rows and facts), all of them the file's rows (each row naming where
+//!    it was found, column `report`).
+//!
 //! [`scrub`] is apart from reading: one pass over a file's bytes before a
 //! copy is kept, removing credentials and generated texts.
 //!
@@ -38,7 +46,8 @@
 //! - [`detect()`]`(name, bytes) -> Format`, [`read`]`(name, bytes) -> ResultFile`
 //!   and [`read_folder`]`(&[(name, bytes)]) -> RunFolder`; `name` only names
 //!   the file in messages and in the `source` column.
-//! - [`ResultFile`]: `format`, `tool`, `tool_version`, `facts`, the tables
+//! - [`ResultFile`]: `format`, `tool`, `tool_version`, `facts`, `reports`
+//!   (of a paste; [`ResultFile::report`] gives one alone), the tables
 //!   `results` and `requests` ([`Table`], rows of [`Cell`]s by column,
 //!   [`Table::to_csv`] for the CSV a run publishes), `warnings`.
 //! - [`RunFolder`]: the client's `files`, the `series` table, `facts`,
@@ -54,6 +63,7 @@
 
 mod aiperf;
 mod bootlog;
+mod console;
 mod dates;
 pub mod detect;
 mod error;
@@ -131,6 +141,19 @@ impl Fact {
     }
 }
 
+/// One console report found in a pasted text: where, and what it says, as
+/// a result file of its own (its rows, facts and warnings).
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Where in the text it was found, for people: `lines 5–29`. (A later
+    /// reader of GitHub threads will say `comment 3, second report`.)
+    pub location: String,
+    /// Its first and last lines, 1-based.
+    pub lines: (usize, usize),
+    /// The report alone.
+    pub read: ResultFile,
+}
+
 /// A result file, read.
 #[derive(Debug, Clone)]
 pub struct ResultFile {
@@ -150,9 +173,20 @@ pub struct ResultFile {
     pub requests: Table<RequestCol>,
     /// Things worth a look that did not stop the reading.
     pub warnings: Vec<Warning>,
+    /// For a pasted text, each console report found in it, in order (the
+    /// rows and facts above are all of theirs); empty for the files the
+    /// tools write.
+    pub reports: Vec<Report>,
 }
 
 impl ResultFile {
+    /// Report `n` (1-based) of a pasted text, alone.
+    pub fn report(&self, n: usize) -> Option<&ResultFile> {
+        n.checked_sub(1)
+            .and_then(|i| self.reports.get(i))
+            .map(|r| &r.read)
+    }
+
     /// The facts named `name`, in order.
     pub fn facts_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s Fact> + 's {
         self.facts.iter().filter(move |f| f.name == name)
@@ -232,6 +266,7 @@ fn read_input(
         Input::Csv(text) => {
             return finish(name, format, llama_bench::read_csv(name, &text)?, warnings)
         }
+        Input::Text(text) if format.is_report() => return read_pasted(name, &text, warnings),
         Input::Text(_) => Vec::new(),
     };
     // YAML has no byte positions to point errors at.
@@ -251,6 +286,15 @@ fn read_input(
         Format::LlamaBench => llama_bench::read_json(name, json_bytes, &values)?,
         Format::GuidellmJson | Format::GuidellmYaml => guidellm::read(name, json_bytes, &values)?,
         Format::LlamaBenchCsv => llama_bench::read_csv(name, detect::utf8(name, bytes)?)?,
+        Format::VllmServeReport
+        | Format::VllmThroughputReport
+        | Format::VllmLatencyReport
+        | Format::SglangServeReport
+        | Format::TrtllmBenchReport
+        | Format::LlamaBenchReport
+        | Format::GenaiPerfReport => {
+            return read_pasted(name, detect::utf8(name, bytes)?, warnings)
+        }
         Format::InferlintSnapshot
         | Format::InferlintSeries
         | Format::InferlintResults
@@ -299,8 +343,15 @@ fn finish(
         ("max_concurrency", ResultCol::MaxConcurrency),
         ("request_rate", ResultCol::RequestRate),
     ] {
-        // Distinct values in the order of the rows, in one pass.
+        // Distinct values in the order of the rows, in one pass; a value
+        // the reader gives as a fact of its own (with a note: "from the
+        // command line") is left to it.
         let mut seen = std::collections::BTreeSet::new();
+        for f in out.facts.iter().filter(|f| f.name == fact) {
+            if let Some(c) = &f.value {
+                seen.insert(c.csv());
+            }
+        }
         for row in &out.results.rows {
             if let Some(c) = row.get(col) {
                 if seen.insert(c.csv()) {
@@ -329,7 +380,61 @@ fn finish(
         results: out.results,
         requests: out.requests,
         warnings,
+        reports: Vec::new(),
     })
+}
+
+/// Reads the console reports of a pasted text ([`console`]): each a
+/// [`Report`] with its rows (each naming where it was found, column
+/// `report`) and facts, and all of them together as the file's.
+fn read_pasted(name: &str, text: &str, warnings: Vec<Warning>) -> Result<ResultFile, ReadError> {
+    let found = console::scan(name, text);
+    let Some(head) = found.first() else {
+        return Err(ReadError::new(
+            ErrorKind::UnknownFormat,
+            name,
+            "no console report of a known tool in this text",
+        ));
+    };
+    let (format, tool, tool_version) = (head.format, head.out.tool, head.out.tool_version.clone());
+    let mut all = Out {
+        tool,
+        tool_version,
+        ..Out::default()
+    };
+    let mut reports = Vec::new();
+    let mut tools: Vec<&'static str> = Vec::new();
+    for f in found {
+        let location = f.location();
+        let mut out = f.out;
+        for row in &mut out.results.rows {
+            row.set_text(ResultCol::Report, Some(location.as_str()));
+        }
+        out.facts.push(Fact::text("report", location.clone(), name));
+        if !tools.contains(&out.tool) {
+            tools.push(out.tool);
+        }
+        all.results.rows.extend(out.results.rows.iter().cloned());
+        for fact in &out.facts {
+            if !all.facts.contains(fact) {
+                all.facts.push(fact.clone());
+            }
+        }
+        all.warnings.extend(out.warnings.iter().cloned());
+        let read = finish(name, f.format, out, Vec::new())?;
+        reports.push(Report {
+            location,
+            lines: f.lines,
+            read,
+        });
+    }
+    let mut file = finish(name, format, all, warnings)?;
+    // A paste of several tools' reports names each tool, after the first.
+    for (k, t) in tools.into_iter().skip(1).enumerate() {
+        file.facts.insert(1 + k, Fact::text("tool", t, name));
+    }
+    file.reports = reports;
+    Ok(file)
 }
 
 /// Reads an inferlint run folder: `files` are its files, each as (name

@@ -72,6 +72,7 @@ columns!(
     /// benchmark at one setting.
     ResultCol, "results", [
     Source = "source", Text, "", "The result file the row was read from, by its name in the run's folder.";
+    Report = "report", Text, "", "Where in a pasted text the row's report was found: its lines (`lines 5–29`); empty for the files the tools write.";
     Tool = "tool", Text, "", "The program that wrote the file.";
     ToolVersion = "tool_version", Text, "", "The version of that program, where the file records it.";
     Engine = "engine", Text, "", "The serving engine measured (`vllm`, `sglang`, `tensorrt-llm`, `llama.cpp`), where the file records it; a client's backend name (`openai`, `vllm`) says which API it spoke, not which engine answered, and is not taken for it.";
@@ -84,25 +85,41 @@ columns!(
     Failed = "failed", Number, "requests", "Requests that failed; empty where the file does not count them.";
     DurationS = "duration_s", Number, "s", "How long the benchmark ran.";
     InputTokens = "input_tokens", Number, "tokens", "Prompt tokens of the completed requests, in total.";
+    InputTextTokens = "input_text_tokens", Number, "tokens", "Of the prompt tokens, those of text (SGLang counts a multimodal prompt's text and images apart).";
+    InputVisionTokens = "input_vision_tokens", Number, "tokens", "Of the prompt tokens, those of images.";
     OutputTokens = "output_tokens", Number, "tokens", "Output tokens of the completed requests, in total.";
+    OutputTokensRetokenized = "output_tokens_retokenized", Number, "tokens", "SGLang: the output texts' tokens when tokenized again by the client (a count below `output_tokens` means texts that do not tokenize back to what was generated).";
     RequestThroughput = "request_throughput", Number, "req/s", "Completed requests a second over the benchmark.";
+    RequestGoodput = "request_goodput", Number, "req/s", "Completed requests a second that met the service-level objectives the client was given (vLLM's and genai-perf's `--goodput`).";
+    InputThroughput = "input_throughput", Number, "tok/s", "Prompt tokens a second over the benchmark.";
     OutputThroughput = "output_throughput", Number, "tok/s", "Output tokens a second over the benchmark.";
+    PeakOutputThroughput = "peak_output_throughput", Number, "tok/s", "The most output tokens the client received in one second of the benchmark.";
     TotalTokenThroughput = "total_token_throughput", Number, "tok/s", "Prompt and output tokens a second over the benchmark.";
+    OutputThroughputPerUser = "output_throughput_per_user", Number, "tok/s", "Output tokens a second of one request, the first token and its wait included (output tokens over the request's latency), mean over the requests: trtllm-bench's per-user output throughput.";
+    OutputSpeedPerUser = "output_speed_per_user", Number, "tok/s", "Output tokens a second of one request after its first token (1/TPOT), mean over the requests: trtllm-bench's per-user output speed, genai-perf's output token throughput per user.";
+    OutputThroughputPerGpu = "output_throughput_per_gpu", Number, "tok/s", "Output throughput over the number of GPUs (trtllm-bench: the world size).";
+    PeakConcurrentRequests = "peak_concurrent_requests", Number, "requests", "The most requests in flight at once, as the client counted them.";
+    MeanConcurrency = "mean_concurrency", Number, "requests", "Requests in flight on average over the benchmark (the sum of the requests' latencies over its duration).";
+    AcceptLength = "accept_length", Number, "tokens", "Speculative decoding: tokens accepted a step, mean (draft tokens accepted and the token the target model adds).";
     TtftMsMean = "ttft_ms_mean", Number, "ms", "Time to first token (from sending a request to its first output token): mean over the completed requests.";
     TtftMsP50 = "ttft_ms_p50", Number, "ms", "Time to first token: median.";
     TtftMsP90 = "ttft_ms_p90", Number, "ms", "Time to first token: 90th percentile.";
+    TtftMsP95 = "ttft_ms_p95", Number, "ms", "Time to first token: 95th percentile.";
     TtftMsP99 = "ttft_ms_p99", Number, "ms", "Time to first token: 99th percentile.";
     TpotMsMean = "tpot_ms_mean", Number, "ms", "Time per output token after the first, per request ((latency - TTFT) / (output tokens - 1)): mean over the completed requests. genai-perf, AIPerf and guidellm call it inter-token latency.";
     TpotMsP50 = "tpot_ms_p50", Number, "ms", "Time per output token after the first: median.";
     TpotMsP90 = "tpot_ms_p90", Number, "ms", "Time per output token after the first: 90th percentile.";
+    TpotMsP95 = "tpot_ms_p95", Number, "ms", "Time per output token after the first: 95th percentile.";
     TpotMsP99 = "tpot_ms_p99", Number, "ms", "Time per output token after the first: 99th percentile.";
     ItlMsMean = "itl_ms_mean", Number, "ms", "Inter-token latency as vLLM and SGLang define it: the gaps between successive output chunks, pooled over all requests: mean.";
     ItlMsP50 = "itl_ms_p50", Number, "ms", "Pooled inter-chunk gaps: median.";
     ItlMsP90 = "itl_ms_p90", Number, "ms", "Pooled inter-chunk gaps: 90th percentile.";
+    ItlMsP95 = "itl_ms_p95", Number, "ms", "Pooled inter-chunk gaps: 95th percentile.";
     ItlMsP99 = "itl_ms_p99", Number, "ms", "Pooled inter-chunk gaps: 99th percentile.";
     E2elMsMean = "e2el_ms_mean", Number, "ms", "End-to-end latency of a request as the client measured it: mean over the completed requests.";
     E2elMsP50 = "e2el_ms_p50", Number, "ms", "End-to-end latency: median.";
     E2elMsP90 = "e2el_ms_p90", Number, "ms", "End-to-end latency: 90th percentile.";
+    E2elMsP95 = "e2el_ms_p95", Number, "ms", "End-to-end latency: 95th percentile.";
     E2elMsP99 = "e2el_ms_p99", Number, "ms", "End-to-end latency: 99th percentile.";
     TpotInclFirstMsMean = "tpot_incl_first_ms_mean", Number, "ms", "Time per output token including the first (request latency / output tokens), which only guidellm reports: mean. Not comparable with `tpot_ms_*`.";
     TpotInclFirstMsP50 = "tpot_incl_first_ms_p50", Number, "ms", "Time per output token including the first: median.";
@@ -115,6 +132,7 @@ columns!(
     TokensPerSStd = "tokens_per_s_std", Number, "tok/s", "llama-bench: standard deviation of `tokens_per_s` over the repetitions.";
     Backends = "backends", Text, "", "llama-bench: the ggml backends the build used (`CUDA`, `ROCm`, `Vulkan`, `CPU`), which tell apart runs of one file.";
     FlashAttn = "flash_attn", Number, "", "llama-bench: flash attention asked for: 1 on, 0 off, -1 auto.";
+    Settings = "settings", Text, "", "llama-bench: the settings its Markdown table shows beside the test, as `name=value` (the ones off their defaults or swept, such as `threads=8`, `ngl=99`), which tell its rows apart.";
 ]);
 
 columns!(
@@ -167,10 +185,11 @@ pub struct Keys {
     pub series: &'static [(SeriesCol, From)],
 }
 
-/// Every reader's keys, in the order the documentation lists the tools.
-pub fn tools() -> [&'static Keys; 12] {
+/// Every reader's keys, in the order the documentation lists the tools:
+/// the files the tools write, then the console reports pasted.
+pub fn tools() -> Vec<&'static Keys> {
     use super::*;
-    [
+    let mut all: Vec<&'static Keys> = vec![
         &vllm::SERVE,
         &vllm::THROUGHPUT,
         &vllm::LATENCY,
@@ -183,7 +202,9 @@ pub fn tools() -> [&'static Keys; 12] {
         &llama_bench::KEYS,
         &guidellm::KEYS,
         &inferlint::SERIES,
-    ]
+    ];
+    all.extend(console::keys());
+    all
 }
 
 /// Sets every column of `keys` that comes straight from a key of `o`
@@ -217,6 +238,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("backend", "The client's backend or API type (`openai`, `openai-chat`, `sglang`, `openai_http`)."),
     ("hardware", "The GPU (or CPU) the file names: llama-bench's `gpu_info` or `cpu_info`, trtllm-bench's `machine.name`."),
     ("build_commit", "llama.cpp: the git commit of the build (`build_commit`)."),
+    ("report", "Where in a pasted text a report was found: its lines (`lines 5–29`)."),
     ("date", "The day the benchmark ran, from the file (never the clock), as YYYY-MM-DD."),
     ("max_concurrency", "A concurrency the client was asked for (one fact per distinct value)."),
     ("request_rate", "A request rate the client was asked for (one fact per distinct value)."),

@@ -100,7 +100,9 @@ fn same_model(file: &str, run: &str) -> bool {
 /// (the comparisons take their spread for its noise), but a copy is no
 /// repeat, and would make a change look steadier than it is.
 fn copies(run: &Run, diags: &mut Diagnostics) {
-    let mut first: BTreeMap<Vec<&str>, &ResultSource> = BTreeMap::new();
+    // Two reports of one paste are two measurements: an entry is its bytes
+    // and the report it takes.
+    let mut first: BTreeMap<(Vec<&str>, Option<usize>), &ResultSource> = BTreeMap::new();
     for s in &run.results {
         let read: Vec<&str> = s
             .files
@@ -111,6 +113,7 @@ fn copies(run: &Run, diags: &mut Diagnostics) {
         if read.is_empty() {
             continue;
         }
+        let read = (read, s.report);
         match first.get(&read) {
             Some(other) => diags.push(
                 Diagnostic::warning(

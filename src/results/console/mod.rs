@@ -1,0 +1,240 @@
+//! Console reports: what the benchmark tools print when a run ends, as
+//! people paste it into GitHub issues, pull requests and READMEs, where the
+//! evidence is a paste and not a saved file. One reader per tool, beside
+//! the readers of the files the tools write (`src/results/`), into the same
+//! vocabulary:
+//!
+//! - `vllm.rs`: `vllm bench serve` and `benchmark_serving.py` (the
+//!   `Serving Benchmark Result` block, every version's lines),
+//!   `vllm bench throughput` (old and new one-liners) and
+//!   `vllm bench latency` (average and percentiles);
+//! - `sglang.rs`: SGLang's `bench_serving` block (the same banner, its own
+//!   lines);
+//! - `trtllm.rs`: `trtllm-bench`'s throughput and latency reports, old and
+//!   new layouts;
+//! - `llama_bench.rs`: llama-bench's Markdown table and its `build:` line;
+//! - `genai_perf.rs`: genai-perf's console table.
+//!
+//! A report is found by its content anywhere in a text: in a file, in an
+//! issue body with Markdown fences and `<details>`, behind `# ` or a shell
+//! prompt, with a server's log lines between its lines. [`scan`] walks the
+//! lines once: at each line that starts a report of some tool, that tool's
+//! reader takes the lines of its report and hands back the line after it,
+//! and the lines between two reports are read once for what they say of
+//! the next one (`context.rs`: the command that ran it). Everything is
+//! linear in the size of the text. Several reports in one paste are
+//! several [`Found`], each with its lines; a report cut off mid-block is
+//! read as far as it goes, with a warning that says what is missing.
+//!
+//! What a report states (an engine version, the model, the concurrency and
+//! rate asked for, the hardware) is taken from it; the command before it
+//! fills what it does not state, and the facts taken so say where from.
+//! The figures keep the report's digits: a unit changed (seconds to ms) is
+//! changed by moving the decimal point of the printed number.
+
+mod context;
+mod genai_perf;
+mod llama_bench;
+mod sglang;
+mod text;
+mod trtllm;
+mod vllm;
+
+use super::detect::Format;
+use super::error::Warning;
+use super::vocabulary::Keys;
+use super::Out;
+use context::Context;
+
+/// The readers' keys, for the documentation (`vocabulary::tools`).
+pub(super) fn keys() -> [&'static Keys; 7] {
+    [
+        &vllm::SERVE,
+        &vllm::THROUGHPUT,
+        &vllm::LATENCY,
+        &sglang::SERVE,
+        &trtllm::BENCH,
+        &llama_bench::TABLE,
+        &genai_perf::TABLE,
+    ]
+}
+
+/// A kind of report, as its first line tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The `Serving Benchmark Result` banner (vLLM's or SGLang's).
+    Serve,
+    /// `Throughput: N requests/s, …`.
+    Throughput,
+    /// `Avg latency: N seconds`.
+    Latency,
+    /// A `= SECTION` heading of trtllm-bench.
+    Trtllm,
+    /// llama-bench's table header.
+    LlamaBench,
+    /// genai-perf's table header.
+    GenaiPerf,
+}
+
+/// The report a line starts, if any.
+fn starts_line(l: &str) -> Option<Kind> {
+    if l.contains("= Serving Benchmark Result =") {
+        Some(Kind::Serve)
+    } else if l.contains(" requests/s") && figure_after(l, "Throughput: ", "requests/s") {
+        Some(Kind::Throughput)
+    } else if l.contains("Avg latency: ") && figure_after(l, "Avg latency: ", "seconds") {
+        Some(Kind::Latency)
+    } else if trtllm::is_heading(l) {
+        Some(Kind::Trtllm)
+    } else if l.contains("t/s") && llama_bench::is_header(l) {
+        Some(Kind::LlamaBench)
+    } else if l.contains("Statistic") && genai_perf::is_header(l) {
+        Some(Kind::GenaiPerf)
+    } else {
+        None
+    }
+}
+
+/// Whether `line` has `head`, then a number, then `unit`: a tool's line,
+/// not prose that quotes its shape (`Throughput: X requests/s`).
+fn figure_after(line: &str, head: &str, unit: &str) -> bool {
+    line.split_once(head).is_some_and(|(_, rest)| {
+        let mut words = rest.split_whitespace();
+        words.next().and_then(text::number).is_some()
+            && words.next().map(|w| w.trim_end_matches([',', '.'])) == Some(unit)
+    })
+}
+
+/// The report that line `i` starts, if any.
+fn starts(lines: &[&str], i: usize) -> Option<Kind> {
+    starts_line(lines[i])
+}
+
+/// Whether a line starts a report: a reader stops before it.
+pub(super) fn starts_report(lines: &[&str], i: usize) -> bool {
+    starts(lines, i).is_some()
+}
+
+/// One report found in a text.
+pub(crate) struct Found {
+    /// Its format.
+    pub(crate) format: Format,
+    /// Its first and last lines, 1-based.
+    pub(crate) lines: (usize, usize),
+    /// What its reader read: one row (a llama-bench table: one per test),
+    /// the facts beside it, and warnings.
+    pub(crate) out: Out,
+}
+
+impl Found {
+    /// Where it was found, for people: `lines 5–29`, or `line 4`.
+    pub(crate) fn location(&self) -> String {
+        match self.lines {
+            (a, b) if a == b => format!("line {a}"),
+            (a, b) => format!("lines {a}–{b}"),
+        }
+    }
+}
+
+/// What a reader hands back: the report, and the index of the line after
+/// it (where the scan goes on).
+pub(super) struct Taken {
+    pub(super) format: Format,
+    /// 0-based, inclusive.
+    pub(super) first: usize,
+    pub(super) last: usize,
+    pub(super) out: Out,
+    pub(super) next: usize,
+}
+
+/// The format of the first report in `text`, if any: what tells a paste
+/// from other text (a boot log, prose). Reads no figures, and holds no
+/// copy of the text's lines: a large file of no report is walked once.
+pub(crate) fn first_format(text: &str) -> Option<Format> {
+    let mut lines = text.split('\n');
+    while let Some(l) = lines.next() {
+        let Some(kind) = starts_line(l) else { continue };
+        return Some(match kind {
+            Kind::Serve => {
+                // SGLang's block, or vLLM's: by the lines up to its
+                // closing rule.
+                let block: Vec<&str> = lines
+                    .take_while(|l| !text::is_rule(l, '=') && starts_line(l).is_none())
+                    .collect();
+                if sglang::is_sglang_lines(&block) {
+                    Format::SglangServeReport
+                } else {
+                    Format::VllmServeReport
+                }
+            }
+            Kind::Throughput => Format::VllmThroughputReport,
+            Kind::Latency => Format::VllmLatencyReport,
+            Kind::Trtllm => Format::TrtllmBenchReport,
+            Kind::LlamaBench => Format::LlamaBenchReport,
+            Kind::GenaiPerf => Format::GenaiPerfReport,
+        });
+    }
+    None
+}
+
+/// Every report in `text`, in order. `name` names the file in facts and
+/// warnings.
+pub(crate) fn scan(name: &str, text: &str) -> Vec<Found> {
+    let lines = text::lines(text);
+    let mut found = Vec::new();
+    let (mut i, mut after_last) = (0, 0);
+    // What holds for every report after it until said again: the command
+    // (a script that runs a sweep prints one report per point), the
+    // engine's version line, the GPU.
+    let mut carried = Context::default();
+    while i < lines.len() {
+        let Some(kind) = starts(&lines, i) else {
+            i += 1;
+            continue;
+        };
+        let mut cx = Context::read(&lines, after_last, i);
+        cx.carry(&mut carried);
+        let taken = match kind {
+            Kind::Serve => {
+                let block = vllm::banner_block(&lines, i);
+                if sglang::is_sglang(&block) {
+                    sglang::read(name, &block, &cx)
+                } else {
+                    vllm::read_serve(name, &block, &cx)
+                }
+            }
+            Kind::Throughput => vllm::read_throughput(name, &lines, i, &cx),
+            Kind::Latency => vllm::read_latency(name, &lines, i, &cx),
+            Kind::Trtllm => trtllm::read(name, &lines, i, &cx),
+            Kind::LlamaBench => llama_bench::read(name, &lines, i, &cx),
+            Kind::GenaiPerf => genai_perf::read(name, &lines, i, &cx),
+        };
+        // A reader always moves on, so the scan ends.
+        let next = taken.next.max(i + 1);
+        // A heading with no figure under it is no report (prose that
+        // names a tool's banner, a report cut off right after it).
+        let figures = taken.out.results.rows.iter().any(|r| {
+            r.cells()
+                .any(|(c, v)| c.kind == super::vocabulary::Kind::Number && v.is_some())
+        });
+        if figures {
+            found.push(Found {
+                format: taken.format,
+                lines: (taken.first + 1, taken.last + 1),
+                out: taken.out,
+            });
+        }
+        after_last = next;
+        i = next;
+    }
+    found
+}
+
+/// A warning at a line of the text.
+pub(super) fn warning(name: &str, line: usize, message: String) -> Warning {
+    Warning {
+        file: name.to_string(),
+        line,
+        message,
+    }
+}
