@@ -237,14 +237,23 @@
   }
 
   // The state of version `v` under a parsed entry: the precedence of
-  // src/state.rs, first match wins; a version the record leaves untested
-  // takes the state the runs observed there.
+  // src/state.rs (`resolve`): what the record says, first match wins, and
+  // for a version it leaves untested (in range or unknown) the state the
+  // runs observed there.
   function stateOf(e, v) {
+    var s = recordState(e, v);
+    if (s === "in-range" || s === "unknown") {
+      var seen = observedAt(e, v);
+      if (seen !== null) return seen;
+    }
+    return s;
+  }
+
+  // The state the record alone gives `v` (src/state.rs, `state_of`).
+  function recordState(e, v) {
     if (contains(e.affected, v)) return "affected";
     if (contains(e.clean, v)) return "clean";
     if (contains(e.seen, v)) return "seen";
-    var seen = observedAt(e, v);
-    if (seen !== null) return seen;
     if (e.fixed_in !== null && compare(v, e.fixed_in) >= 0) return "fixed";
     if (e.mitigated_in !== null && compare(v, e.mitigated_in) >= 0) return "mitigated";
     var low = e.introduced_in;

@@ -79,6 +79,7 @@ function runCases(file) {
         var key = p[0];
         var vals = p[1] === "" ? [] : p[1].split(",");
         if (key === "affected" || key === "clean" || key === "seen") e[key] = vals;
+        else if (key === "observed") e.observed = vals.map(function (x) { var q = x.split(":"); return { v: q[0], state: q[1] }; });
         else e[key] = vals[0];
       });
       entries[a[0]] = V.entry(e);
