@@ -797,3 +797,27 @@ fn import_says_what_the_run_it_made_observes() {
         again.stderr
     );
 }
+
+#[test]
+fn a_run_that_contradicts_a_record_is_imported_and_said_so() {
+    let Some(runs) = shared() else { return };
+    let site = bundled_with(&[]);
+    site.edit(
+        "findings/vllm-preemptions-not-logged.md",
+        "    affected: [\"0.28\"]\n",
+        "    affected: [\"0.28\"]\n    clean: [\"0.30\"]\n",
+    );
+    let r = site.run(&[
+        "import",
+        "vllm-030-live",
+        runs.join("vllm-0.30/live").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: shows F8 (preemptions-unlogged) on vLLM 0.30.0, a version F8 lists as clean: this run contradicts it, and `check` and `build` fail until F8 is corrected or acknowledges the run\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(site.path("data/runs/vllm-030-live/run.yaml").is_file());
+    assert_eq!(site.run(&["check"]).code, 1);
+}
