@@ -222,7 +222,7 @@ fn the_table_names_every_finding_with_its_state() {
     );
     assert_names_each(vllm, &listed("vllm", "0.30.0"));
     assert_names_each(sglang, &listed("sglang", "0.5.20"));
-    assert!(vllm.contains("! F7   affected   Stopping the server left the engine holding the GPU\n       Stop the engine process too (open)\n       What to do: When you stop vLLM, stop VLLM::EngineCore"), "{vllm}");
+    assert!(vllm.contains("! F7   affected   Stopping the server left the engine holding the GPU\n       Stop the engine process too (overall: open)\n       What to do: When you stop vLLM, stop VLLM::EngineCore"), "{vllm}");
     assert!(
         vllm.contains("  F1   mitigated  MTP speculative decoding repeated or skipped tokens"),
         "{vllm}"
@@ -300,7 +300,7 @@ fn github_commands_annotate_the_line_that_pins_each_version() {
         .join("\n");
     assert_names_each(&vllm, &listed("vllm", "0.30.0"));
     assert_names_each(&sglang, &listed("sglang", "0.5.20"));
-    assert!(out.stdout.contains("::error file=requirements.txt,line=1,title=F7 affected on vLLM 0.30.0::Stopping the server left the engine holding the GPU%0AAdvice: Stop the engine process too (open)%0AWhat to do: When you stop vLLM"), "{}", out.stdout);
+    assert!(out.stdout.contains("::error file=requirements.txt,line=1,title=F7 affected on vLLM 0.30.0::Stopping the server left the engine holding the GPU%0AAdvice: Stop the engine process too (overall: open)%0AWhat to do: When you stop vLLM"), "{}", out.stdout);
     assert!(
         out.stdout
             .contains("::notice file=requirements.txt,line=1,title=F1 mitigated on vLLM 0.30.0::"),

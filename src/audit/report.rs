@@ -97,7 +97,7 @@ pub fn table(c: &Catalog, a: &Audit) -> String {
                 f.title
             );
             let pad = " ".repeat(w + 4);
-            let _ = writeln!(out, "{pad}{} ({})", f.advice, f.status);
+            let _ = writeln!(out, "{pad}{} (overall: {})", f.advice, f.status);
             if !f.what_to_do.is_empty() {
                 let _ = writeln!(out, "{pad}What to do: {}", f.what_to_do);
             }
@@ -393,7 +393,7 @@ pub fn github(c: &Catalog, a: &Audit) -> String {
                 "notice"
             };
             let title = format!("F{} {} on {}", f.id, h.state.label(), heading(c, d));
-            let mut message = format!("{}\nAdvice: {} ({})", f.title, f.advice, f.status);
+            let mut message = format!("{}\nAdvice: {} (overall: {})", f.title, f.advice, f.status);
             if !f.what_to_do.is_empty() {
                 let _ = write!(message, "\nWhat to do: {}", f.what_to_do);
             }
