@@ -1,8 +1,10 @@
 //! What `findings compare` reads: each input is a run of the site (its id,
 //! `data/runs/<id>`), whose setups are sides, or a result file or run
 //! folder read where it is, as `findings lint` reads it, which is a side
-//! of its own. The sides go to `crate::compare` in the order named, the
-//! first the baseline. Where the findings are at hand (the records of
+//! of its own (a pasted text of several reports, `-` for standard input
+//! included, a side per report); and with `--from-issue`, each report of a
+//! GitHub issue, named by where it was found ("comment 3"). The sides go
+//! to `crate::compare` in the order named, the first the baseline. Where the findings are at hand (the records of
 //! `--root`, or a published site's, as `findings lint` gets them), a side
 //! that ran fewer requests at once than asked cites those about it.
 //!
@@ -10,15 +12,20 @@
 //! none.
 
 use crate::audit::source::Catalog;
+use crate::checks::UNKNOWN_ENGINE;
 use crate::compare::{self, Cite, Comparison, Metric, Options, Side};
 use crate::load;
+use crate::record::Run;
 use std::path::{Path, PathBuf};
 
 /// What `findings compare` was asked.
 #[derive(Debug, Clone, Default)]
 pub struct CompareOptions {
-    /// Run ids, result files and run folders, the baseline first.
+    /// Run ids, result files and run folders (`-`: standard input), the
+    /// baseline first.
     pub inputs: Vec<String>,
+    /// A GitHub issue whose reports are sides, after the inputs.
+    pub issue: Option<PathBuf>,
     /// The metrics to compare; every one the sides measured when empty.
     pub metrics: Vec<String>,
     /// The engine, for files that do not record it.
@@ -63,6 +70,14 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
             Some(&format!("the metrics: {}", compare::metric_names())),
         ));
     }
+    let stdin = opts.inputs.iter().filter(|i| *i == "-").count()
+        + usize::from(opts.issue.as_deref().is_some_and(|p| p.as_os_str() == "-"));
+    if stdin > 1 {
+        return Err(fail(
+            "- (standard input) is named twice; it can be read once".into(),
+            None,
+        ));
+    }
     let every = compare::all_metrics();
     let mut sides: Vec<Side> = Vec::new();
     let several = opts.inputs.len() > 1;
@@ -81,11 +96,25 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
         }
         sides.extend(got);
     }
+    if let Some(path) = &opts.issue {
+        let shown = path.display().to_string();
+        let run = crate::lint::read_issue_run(path, opts.engine.clone(), opts.version.clone())
+            .map_err(|e| fail(e.to_string(), e.hint()))?
+            .ok_or_else(|| {
+                fail(
+                    format!("{shown}: the issue holds no benchmark report to compare"),
+                    Some("a report is what a benchmark tool prints when it ends (vllm bench serve's `Serving Benchmark Result`, trtllm-bench's `PERFORMANCE OVERVIEW`, …), pasted into the issue's body or a comment"),
+                )
+            })?;
+        sides.extend(named_sides(&run, &shown, &every, &names));
+    }
     if sides.len() < 2 {
+        let mut named: Vec<String> = opts.inputs.clone();
+        named.extend(opts.issue.iter().map(|p| p.display().to_string()));
         return Err(fail(
             format!(
                 "{} is one setup: a comparison needs two sides or more",
-                opts.inputs.join(" ")
+                named.join(" ")
             ),
             Some("name another run or result file to set beside it"),
         ));
@@ -148,7 +177,7 @@ fn read_input(
         }
     }
     let path = Path::new(input);
-    if !path.exists() {
+    if input != "-" && !path.exists() {
         return Err(fail(
             format!(
                 "{input}: no run of that id in {} and no such file or folder",
@@ -158,27 +187,36 @@ fn read_input(
         ));
     }
     let run = crate::lint::read_run(path, opts.engine.clone(), opts.version.clone())
-        .map_err(|e| fail(e.to_string(), None))?;
-    let name = path
-        .file_name()
-        .map_or_else(|| input.to_string(), |n| n.to_string_lossy().into_owned());
-    let mut sides = compare::sides_of_run(&run, "", metrics);
+        .map_err(|e| fail(e.to_string(), e.hint()))?;
+    Ok(named_sides(&run, input, metrics, names))
+}
+
+/// The sides of a run read from files (`source` names them in the
+/// measurements): `vLLM 0.29.0 (live)`; `SGLang (live)` where the files
+/// name no version; the setup's name alone (the file's, or where its
+/// report was found) where they name no engine.
+fn named_sides(
+    run: &Run,
+    source: &str,
+    metrics: &[Metric],
+    names: &[(String, String)],
+) -> Vec<Side> {
+    let mut sides = compare::sides_of_run(run, "", metrics);
     for side in &mut sides {
-        // `vLLM 0.29.0 (live)`; `SGLang (live)` where the files name no
-        // version; the file's name alone where they name no engine.
+        let own = side.name.clone();
         side.name = match side.engine.as_deref() {
-            Some(id) if id != "unknown" && !id.is_empty() => {
+            Some(id) if id != UNKNOWN_ENGINE && !id.is_empty() => {
                 let engine = names.iter().find(|(i, _)| i == id).map_or(id, |(_, n)| n);
                 match &side.version {
-                    Some(v) => format!("{engine} {v} ({name})"),
-                    None => format!("{engine} ({name})"),
+                    Some(v) => format!("{engine} {v} ({own})"),
+                    None => format!("{engine} ({own})"),
                 }
             }
-            _ => name.clone(),
+            _ => own,
         };
         for m in &mut side.measurements {
-            m.source = input.to_string();
+            m.source = source.to_string();
         }
     }
-    Ok(sides)
+    sides
 }

@@ -20,7 +20,8 @@
 //! for people), [`version`]s, [`urls`],
 //! [`assets`], the [`sink`] the stages hand files to, and the libraries
 //! they share, [`markdown`], [`chart`] and [`results`] (benchmark result
-//! files read into one vocabulary). Above them: [`incremental`],
+//! files read into one vocabulary), and [`issue`] (a GitHub issue's texts,
+//! where benchmark reports are pasted). Above them: [`incremental`],
 //! what `serve` keeps between builds, and the commands ([`serve`],
 //! [`authoring`], [`audit`], [`import`]).
 
@@ -36,6 +37,7 @@ pub mod figures;
 pub mod fuzz;
 pub mod import;
 pub mod incremental;
+pub mod issue;
 pub mod lint;
 pub mod load;
 pub mod markdown;

@@ -24,8 +24,8 @@ const LAYERS: &[&[&str]] = &[
     &["state", "urls", "sink"],
     // Libraries of the stages: Markdown (with highlighting), charts, and
     // the benchmark tools' result files.
-    // ... and runs set side by side.
-    &["markdown", "chart", "results", "checks", "compare"],
+    // ... runs set side by side, and a GitHub issue's texts.
+    &["markdown", "chart", "results", "checks", "compare", "issue"],
     // What a run's evidence shows of a finding's problem (read through the
     // checks' view of a run).
     &["symptoms"],

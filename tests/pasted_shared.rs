@@ -213,3 +213,130 @@ fn every_shared_paste_is_linted_and_imported_with_its_figures() {
         }
     }
 }
+
+/// `findings lint ARGS` in the repository (the bundled findings, "the
+/// records in ."), with `stdin` on standard input.
+fn lint_with_stdin(args: &[&str], stdin: &[u8]) -> common::Output {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_findings"))
+        .arg("lint")
+        .args(args)
+        .current_dir(common::bundled())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    common::Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn every_shared_paste_is_linted_from_standard_input_as_from_its_file() {
+    let Some(dir) = shared() else { return };
+    for (file, _) in index(&dir) {
+        let path = dir.join(&file);
+        let (engine, version) = setup(&file);
+        let args = ["--engine", engine, "--version", version];
+        let piped = lint_with_stdin(
+            &[&["-"][..], &args].concat(),
+            &std::fs::read(&path).unwrap(),
+        );
+        let named = common::run_from(
+            &common::bundled(),
+            &[&["lint", path.to_str().unwrap()][..], &args].concat(),
+        );
+        assert_ne!(piped.code, 2, "{file}: {}", piped.stderr);
+        assert_eq!(piped.code, named.code, "{file}");
+        // The same report, named by where it came from.
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert_eq!(
+            piped.stdout,
+            named
+                .stdout
+                .replace(&path.display().to_string(), "-")
+                .replace(name.as_ref(), "standard input"),
+            "{file}"
+        );
+    }
+}
+
+/// An issue as `gh issue view 7 --json title,body,comments,url` prints it.
+fn gh_issue(body: &str, comments: &[String]) -> String {
+    let url = "https://github.com/someone/bench/issues/7";
+    serde_json::json!({
+        "title": "Numbers from several engines",
+        "url": url,
+        "body": body,
+        "comments": comments.iter().enumerate().map(|(i, c)| serde_json::json!({
+            "author": {"login": format!("user{i}")},
+            "body": c,
+            "url": format!("{url}#issuecomment-{}", 900 + i),
+        })).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+#[test]
+fn an_issue_built_of_shared_pastes_is_answered_in_one_comment() {
+    let Some(dir) = shared() else { return };
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let comments = vec![
+        "Which version is this?".to_string(),
+        read("sglang_serve/02_sgl-cookbook-GLM-5.txt"),
+        read("vllm_throughput/01_vllm-pr8914.txt"),
+        read("trtllm_bench/05_TensorRT-LLM-perf-overview-streaming-breakdowns.txt"),
+        read("llama_bench/07_llama.cpp-llama-bench-README-depth.txt"),
+        read("genai_perf/01_perf_analyzer-genai-perf-README-gpt2-trtllm.txt"),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let payload = tmp.path().join("issue.json");
+    std::fs::write(
+        &payload,
+        gh_issue(
+            &read("vllm_serve/01_tt-inference-server-pr2119.txt"),
+            &comments,
+        ),
+    )
+    .unwrap();
+    let r = common::run_from(
+        &common::bundled(),
+        &[
+            "lint",
+            "--from-issue",
+            payload.to_str().unwrap(),
+            "--format",
+            "github-comment",
+        ],
+    );
+    assert_ne!(r.code, 2, "{}", r.stderr);
+    let c = &r.stdout;
+    // Every report, by where it was found: the two one-liners of comment 3
+    // are its first and second reports.
+    for name in [
+        "[the issue body](",
+        "[comment 2](",
+        "[comment 3, first report](",
+        "[comment 3, second report](",
+        "[comment 4](",
+        "[comment 5](",
+        "[comment 6](",
+    ] {
+        assert!(c.contains(name), "{name}:\n{c}");
+    }
+    assert!(!c.contains("[comment 1"), "{c}");
+    assert!(
+        c.contains("read 7 benchmark reports in the issue body and its 6 comments"),
+        "{c}"
+    );
+    // The lost request of the body's report, with F15.
+    assert!(c.contains("- **`no-lost-requests`** in [the issue body](https://github.com/someone/bench/issues/7): 1 of 1,000 requests failed"), "{c}");
+    insta::assert_snapshot!("shared_issue_comment", c);
+}

@@ -7,7 +7,9 @@
 //! that a flag points at the file, the row, or the run.
 
 use crate::record::Run;
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// Where a value is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -147,12 +149,112 @@ pub struct Evidence<'r> {
     pub run: &'r Run,
     /// The site's engines' names, by id, for messages.
     names: &'r BTreeMap<String, String>,
+    /// Each setup's index by its name (the first of a name).
+    setup_by_name: HashMap<String, usize>,
+    /// Each entry of `results` by its path, the first of a path, and by
+    /// its path and setup (the reports of one pasted text).
+    entry_by_path: HashMap<&'r str, usize>,
+    entry_by_path_setup: HashMap<(&'r str, usize), usize>,
+    /// The values of each name asked for, read once and filed by setup:
+    /// checks and symptoms ask setup by setup, and a run of thousands of
+    /// setups (a paste of as many reports) is then read in one pass.
+    read: RefCell<HashMap<&'static str, Rc<Filed>>>,
+}
+
+/// The values of one name, and the indexes of those of each setup (and of
+/// none).
+struct Filed {
+    all: Vec<Value>,
+    by_setup: HashMap<usize, Vec<usize>>,
+    of_none: Vec<usize>,
 }
 
 impl<'r> Evidence<'r> {
     /// The evidence of `run`; `names` gives engines' names by id.
     pub fn of(run: &'r Run, names: &'r BTreeMap<String, String>) -> Evidence<'r> {
-        Evidence { run, names }
+        let mut setup_by_name = HashMap::new();
+        for (i, s) in run.setups.iter().enumerate() {
+            setup_by_name.entry(s.name()).or_insert(i);
+        }
+        let mut entry_by_path = HashMap::new();
+        let mut entry_by_path_setup = HashMap::new();
+        for (i, e) in run.results.iter().enumerate() {
+            entry_by_path.entry(e.path.as_str()).or_insert(i);
+            if let Some(s) = e.setup {
+                entry_by_path_setup.entry((e.path.as_str(), s)).or_insert(i);
+            }
+        }
+        Evidence {
+            run,
+            names,
+            setup_by_name,
+            entry_by_path,
+            entry_by_path_setup,
+            read: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The index of the setup named `name` (its label, else its engine
+    /// and version, as `run.yaml` names it), if any.
+    pub fn setup_named(&self, name: &str) -> Option<usize> {
+        self.setup_by_name.get(name).copied()
+    }
+
+    /// The entry of `results` a derived row's `source` names (a file, or a
+    /// file of a run folder): the entry of that path and `setup` where
+    /// there is one (a report of a pasted text of several), else the first
+    /// of that path.
+    pub fn entry_of(&self, source: &str, setup: Option<usize>) -> Option<usize> {
+        let mut path = source;
+        loop {
+            if let Some(e) = setup.and_then(|s| self.entry_by_path_setup.get(&(path, s))) {
+                return Some(*e);
+            }
+            if let Some(e) = self.entry_by_path.get(path) {
+                return Some(*e);
+            }
+            path = &path[..path.rfind('/')?];
+        }
+    }
+
+    /// The values of `name`, read once.
+    fn filed(&self, name: &str) -> Rc<Filed> {
+        let Some(&(key, ..)) = NAMES.iter().find(|n| n.0 == name) else {
+            return Rc::new(Filed {
+                all: Vec::new(),
+                by_setup: HashMap::new(),
+                of_none: Vec::new(),
+            });
+        };
+        if let Some(f) = self.read.borrow().get(key) {
+            return Rc::clone(f);
+        }
+        let all = self.read_values(name);
+        let mut by_setup: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut of_none = Vec::new();
+        for (k, v) in all.iter().enumerate() {
+            match v.setup {
+                Some(i) => by_setup.entry(i).or_default().push(k),
+                None => of_none.push(k),
+            }
+        }
+        let filed = Rc::new(Filed {
+            all,
+            by_setup,
+            of_none,
+        });
+        self.read.borrow_mut().insert(key, Rc::clone(&filed));
+        filed
+    }
+
+    /// The values of `name` of setup `i` and those of no setup, in the
+    /// order they come.
+    pub fn of_setup_or_run(&self, name: &str, i: usize) -> Vec<Value> {
+        let f = self.filed(name);
+        let mut at: Vec<usize> = f.by_setup.get(&i).cloned().unwrap_or_default();
+        at.extend(&f.of_none);
+        at.sort_unstable();
+        at.into_iter().map(|k| f.all[k].clone()).collect()
     }
 
     /// Every value of `name` (one of the names checks ask for): facts of
@@ -160,6 +262,11 @@ impl<'r> Evidence<'r> {
     /// only for names no fact gives: the rows repeat the facts), then the
     /// run's own field.
     pub fn values(&self, name: &str) -> Vec<Value> {
+        self.filed(name).all.clone()
+    }
+
+    /// [`Evidence::values`], read from the run.
+    fn read_values(&self, name: &str) -> Vec<Value> {
         let Some(&(_, facts, columns, field)) = NAMES.iter().find(|n| n.0 == name) else {
             return Vec::new();
         };
@@ -194,18 +301,14 @@ impl<'r> Evidence<'r> {
                     continue;
                 };
                 let setup = match (setup_col, engine_col) {
-                    (Some(i), _) => run.setups.iter().position(|s| s.name() == row[i]),
+                    (Some(i), _) => self.setup_named(&row[i]),
                     (None, Some(i)) => self.only_setup_of(&row[i]),
                     _ => (run.setups.len() == 1).then_some(0),
                 };
                 let at = match (&t.derived, t.index("source")) {
                     (Some(_), Some(i)) => Place::File {
                         path: row[i].clone(),
-                        entry: run
-                            .results
-                            .iter()
-                            .position(|s| row[i].starts_with(&s.path))
-                            .unwrap_or(0),
+                        entry: self.entry_of(&row[i], setup).unwrap_or(0),
                     },
                     _ => Place::Row {
                         table: t.file.clone(),
@@ -243,11 +346,14 @@ impl<'r> Evidence<'r> {
     /// files and of the rows that name it, and, in a run of one setup,
     /// those of no setup too.
     pub fn of_setup(&self, name: &str, i: usize) -> Vec<Value> {
-        let only = self.run.setups.len() == 1;
-        self.values(name)
-            .into_iter()
-            .filter(|v| v.setup == Some(i) || (only && v.setup.is_none()))
-            .collect()
+        if self.run.setups.len() == 1 {
+            return self.of_setup_or_run(name, i);
+        }
+        let f = self.filed(name);
+        f.by_setup
+            .get(&i)
+            .map(|at| at.iter().map(|&k| f.all[k].clone()).collect())
+            .unwrap_or_default()
     }
 
     /// Where a table leaves the column `name` empty in a row of setup `i`
@@ -264,7 +370,7 @@ impl<'r> Evidence<'r> {
             let (setup_col, engine_col) = (t.index("setup"), t.index("engine"));
             for (r, row) in t.rows.iter().enumerate() {
                 let setup = match (setup_col, engine_col) {
-                    (Some(k), _) => run.setups.iter().position(|s| s.name() == row[k]),
+                    (Some(k), _) => self.setup_named(&row[k]),
                     (None, Some(k)) => self.only_setup_of(&row[k]),
                     _ => (run.setups.len() == 1).then_some(0),
                 };
@@ -277,16 +383,6 @@ impl<'r> Evidence<'r> {
             }
         }
         None
-    }
-
-    /// The distinct values of `name`, as written, in the order they come.
-    pub fn distinct(&self, name: &str) -> Vec<String> {
-        let mut seen = BTreeSet::new();
-        self.values(name)
-            .into_iter()
-            .filter(|v| !v.text.is_empty() && seen.insert(v.text.clone()))
-            .map(|v| v.text)
-            .collect()
     }
 
     /// The engines the run's setups measured, each once.

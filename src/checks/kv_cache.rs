@@ -5,33 +5,44 @@
 //! size of each in hand.
 
 use super::evidence::{figure, Evidence, Place};
-use super::{Check, Verdict};
+use super::{Check, Decided, Verdict, UNKNOWN_ENGINE};
+use std::collections::BTreeMap;
 
 pub(super) const CHECK: Check = Check {
     name: "kv-cache-recorded",
     reads: "the KV cache size of each start (a `kv_cache_tokens` fact from the start's log, or column), in a run that compares starts: two setups of one engine, version and flags (told apart by their labels), or a table of the KV cache sizes of several starts",
     flags: "a start of such a run without its KV cache size; cannot tell whether two setups are starts with the same flags when they record no flags",
+    unknown: "the KV cache size of each start",
+    flags_what_is_missing: true,
     decide,
 };
 
-fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
+fn decide(ev: &Evidence<'_>) -> Option<Decided> {
     let run = ev.run;
     let sizes = ev.values("kv_cache_tokens");
-    // Starts: setups alike but for their names. (Two result files of one
-    // setup may be two benchmarks of one start.)
-    let mut starts: Vec<(String, Option<usize>)> = Vec::new();
-    let mut flagless = false;
+    // Starts: setups alike but for their names (two result files of one
+    // setup may be two benchmarks of one start), each group in the order
+    // of its first setup. Setups whose files name no engine (`findings
+    // lint` of pasted reports) are not known to be starts of one. Grouped
+    // by key, so that a run of thousands of setups is read in one pass.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut by_key: BTreeMap<(&str, Option<&str>, Option<&str>), usize> = BTreeMap::new();
     for (i, a) in run.setups.iter().enumerate() {
-        for (j, b) in run.setups.iter().enumerate().skip(i + 1) {
-            if a.engine == b.engine && a.version == b.version && a.flags == b.flags {
-                flagless |= a.flags.is_none();
-                for k in [i, j] {
-                    if !starts.iter().any(|s| s.1 == Some(k)) {
-                        starts.push((a_name(ev, k), Some(k)));
-                    }
-                }
-            }
+        if a.engine == UNKNOWN_ENGINE {
+            continue;
         }
+        let key = (a.engine.as_str(), a.version.as_deref(), a.flags.as_deref());
+        let g = *by_key.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    let mut starts: Vec<(String, usize)> = Vec::new();
+    let mut flagless = false;
+    for g in groups.iter().filter(|g| g.len() > 1) {
+        flagless |= run.setups[g[0]].flags.is_none();
+        starts.extend(g.iter().map(|&k| (a_name(ev, k), k)));
     }
     // A table typed by hand that gives the KV cache of several starts.
     let table = run
@@ -59,6 +70,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                     table: t.file.clone(),
                     line: t.row_lines.get(r).copied().unwrap_or(r + 2),
                 },
+                Vec::new(),
             ),
             None => (
                 Verdict::Passed,
@@ -76,33 +88,36 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                     table: t.file.clone(),
                     line: t.row_lines.first().copied().unwrap_or(2),
                 },
+                Vec::new(),
             ),
         });
     }
+    let all: Vec<usize> = starts.iter().map(|s| s.1).collect();
     if flagless {
         return Some((
             Verdict::CannotTell,
             "cannot tell whether the starts had the same flags: their setups record no flags"
                 .into(),
             Place::Run,
+            all,
         ));
     }
     let mut missing = Vec::new();
+    let mut missing_setups = Vec::new();
     let mut found = Vec::new();
-    for (name, setup) in &starts {
-        let mine: Vec<f64> = sizes
-            .iter()
-            .filter(|v| match setup {
-                Some(k) => v.setup == Some(*k),
-                None => {
-                    matches!(&v.at, Place::File { path, .. } if path.starts_with(name.as_str()))
-                }
-            })
-            .filter_map(|v| v.number)
-            .collect();
-        match mine.first() {
+    let mut by_setup: BTreeMap<usize, f64> = BTreeMap::new();
+    for v in &sizes {
+        if let (Some(k), Some(n)) = (v.setup, v.number) {
+            by_setup.entry(k).or_insert(n);
+        }
+    }
+    for (name, k) in &starts {
+        match by_setup.get(k) {
             Some(n) => found.push(format!("{name}: {} tokens", figure(*n))),
-            None => missing.push(name.clone()),
+            None => {
+                missing.push(name.clone());
+                missing_setups.push(*k);
+            }
         }
     }
     Some(if missing.is_empty() {
@@ -113,6 +128,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 found.join("; ")
             ),
             Place::Run,
+            all,
         )
     } else {
         (
@@ -123,6 +139,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 missing.join(", ")
             ),
             Place::Run,
+            missing_setups,
         )
     })
 }

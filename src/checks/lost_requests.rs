@@ -4,16 +4,18 @@
 //! that completed only.
 
 use super::evidence::{figure, Evidence, Place};
-use super::{Check, Verdict};
+use super::{Check, Decided, Verdict};
 
 pub(super) const CHECK: Check = Check {
     name: "no-lost-requests",
     reads: "the requests of each result: sent (`num_prompts`), completed (`completed`) and failed (`failed`), from the result files or a table's columns",
     flags: "a result with failed requests, or fewer completed than sent; cannot tell when the run records how many completed but neither how many were sent nor how many failed",
+    unknown: "how many requests were sent, and how many failed",
+    flags_what_is_missing: false,
     decide,
 };
 
-fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
+fn decide(ev: &Evidence<'_>) -> Option<Decided> {
     let run = ev.run;
     // Row by row: the results tables (derived, or typed with the
     // vocabulary's names) hold each result's counts side by side.
@@ -36,24 +38,22 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
             };
             let Some(done) = num(Some(c)) else { continue };
             any = true;
+            let setup = t
+                .index("setup")
+                .and_then(|s| row.get(s))
+                .and_then(|name| ev.setup_named(name));
             let at = match (t.derived.is_some(), t.index("source")) {
+                // The entry of the file, and of the setup where several
+                // entries take reports of one pasted text.
                 (true, Some(s)) => Place::File {
                     path: row[s].clone(),
-                    entry: run
-                        .results
-                        .iter()
-                        .position(|e| row[s].starts_with(&e.path))
-                        .unwrap_or(0),
+                    entry: ev.entry_of(&row[s], setup).unwrap_or(0),
                 },
                 _ => Place::Row {
                     table: t.file.clone(),
                     line: t.row_lines.get(r).copied().unwrap_or(r + 2),
                 },
             };
-            let setup = t
-                .index("setup")
-                .and_then(|s| row.get(s))
-                .and_then(|name| run.setups.iter().position(|s| s.name() == *name));
             let who = match setup {
                 Some(_) => ev.setup_name(setup),
                 None => format!(
@@ -70,6 +70,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                         figure(done + f)
                     ),
                     at,
+                    setup,
                 )),
                 (Some(n), _) if done < n => lost.push((
                     format!(
@@ -78,8 +79,9 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                         figure(n)
                     ),
                     at,
+                    setup,
                 )),
-                (None, None) => undecided = undecided.or(Some((who, done))),
+                (None, None) => undecided = undecided.or(Some((who, done, setup))),
                 _ => whole += 1,
             }
         }
@@ -87,7 +89,10 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
     if !any {
         return None;
     }
-    Some(if let Some((_, at)) = lost.first() {
+    Some(if let Some((_, at, _)) = lost.first() {
+        let mut about: Vec<usize> = lost.iter().filter_map(|l| l.2).collect();
+        about.sort_unstable();
+        about.dedup();
         (
             Verdict::Flagged,
             format!(
@@ -98,12 +103,14 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                     .join("; ")
             ),
             at.clone(),
+            about,
         )
-    } else if let Some((who, done)) = undecided {
+    } else if let Some((who, done, setup)) = undecided {
         (
             Verdict::CannotTell,
             format!("cannot tell: {who} records that {} requests completed, but not how many were sent or failed", figure(done)),
             Place::Run,
+            setup.into_iter().collect(),
         )
     } else {
         (
@@ -113,6 +120,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 if whole == 1 { "" } else { "s" }
             ),
             Place::Run,
+            Vec::new(),
         )
     })
 }

@@ -73,7 +73,20 @@ pub struct Outcome {
     pub at: Place,
     /// For an acknowledged check, the run's reason.
     pub reason: Option<String>,
+    /// The setups the verdict is about, in the run's order, where the
+    /// check tells them apart (the setups that record no preemptions);
+    /// empty where it is about the run as a whole (engines compared).
+    pub setups: Vec<usize>,
 }
+
+/// The engine of a setup whose files do not say which engine served them
+/// and that no option names (`findings lint` of a client's report): checks
+/// of one engine's pitfalls cannot tell rather than pass it by.
+pub const UNKNOWN_ENGINE: &str = "unknown";
+
+/// What a check decides of a run: its verdict, what it found, where, and
+/// the setups it is about ([`Outcome::setups`]).
+pub type Decided = (Verdict, String, Place, Vec<usize>);
 
 /// One check: its name, what it reads and when it flags (for the docs and
 /// `--help`), and the function that decides.
@@ -84,8 +97,17 @@ pub struct Check {
     pub reads: &'static str,
     /// When it flags, and when it cannot tell, in a sentence.
     pub flags: &'static str,
+    /// What a run leaves unknown when the check cannot tell, in a few
+    /// words that follow "The reports cannot tell" ("how many requests
+    /// were preempted"): `findings lint --format github-comment` lists it.
+    pub unknown: &'static str,
+    /// Whether a flag says that the run records nothing of what the check
+    /// reads (no preemptions recorded, no KV cache size), so that the run
+    /// leaves it unknown, rather than that what it records falls into the
+    /// pitfall (a request lost, a limit lowered).
+    pub flags_what_is_missing: bool,
     /// The verdict on a run, or `None` when the check does not apply.
-    pub decide: fn(&Evidence<'_>) -> Option<(Verdict, String, Place)>,
+    pub decide: fn(&Evidence<'_>) -> Option<Decided>,
 }
 
 /// Every check, in the order pages list them.
@@ -118,7 +140,7 @@ pub fn evaluate(run: &Run, names: &BTreeMap<String, String>) -> Vec<Outcome> {
     CHECKS
         .iter()
         .filter_map(|c| {
-            let (verdict, message, at) = (c.decide)(&ev)?;
+            let (verdict, message, at, setups) = (c.decide)(&ev)?;
             let ack = run
                 .acknowledged
                 .iter()
@@ -134,6 +156,7 @@ pub fn evaluate(run: &Run, names: &BTreeMap<String, String>) -> Vec<Outcome> {
                 message,
                 at,
                 reason: ack.map(|a| a.reason.clone()),
+                setups,
             })
         })
         .collect()

@@ -5,49 +5,71 @@
 //! twice, and nothing else says so.
 
 use super::evidence::{figure, Evidence, Place, Value};
-use super::{Check, Verdict};
+use super::{Check, Decided, Verdict, UNKNOWN_ENGINE};
 
 pub(super) const CHECK: Check = Check {
     name: "preemptions-read",
     reads: "the preemptions during the run (vLLM's `vllm:num_preemptions_total` after minus before, TensorRT-LLM's `-> pause` lines counted from its log: a `preemptions` fact or column) of each vLLM and TensorRT-LLM setup of a run that asked for a concurrency or a request rate",
-    flags: "a load run on vLLM or TensorRT-LLM that records no preemptions; cannot tell when the count is known to be unknown (a counter that went down: the server restarted); when there were preemptions, the run page says so beside its figures",
+    flags: "a load run on vLLM or TensorRT-LLM that records no preemptions; cannot tell when the count is known to be unknown (a counter that went down: the server restarted), or when `findings lint` reads a client's report that does not say which engine served it and records no preemptions; when there were preemptions, the run page says so beside its figures",
+    unknown: "how many requests the server preempted",
+    flags_what_is_missing: true,
     decide,
 };
 
 /// The engines whose preemptions nothing but a counter or a log records.
 const ENGINES: &[&str] = &["vllm", "tensorrt-llm"];
 
-fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
+fn decide(ev: &Evidence<'_>) -> Option<Decided> {
     if !ev.is_load_run() {
         return None;
     }
     let setups: Vec<usize> = (0..ev.run.setups.len())
         .filter(|&i| ENGINES.contains(&ev.run.setups[i].engine.as_str()))
         .collect();
-    if setups.is_empty() {
+    // Setups whose files do not say which engine served them (a client's
+    // report, linted without --engine): they may be of one of those.
+    let unnamed: Vec<usize> = (0..ev.run.setups.len())
+        .filter(|&i| ev.run.setups[i].engine == UNKNOWN_ENGINE)
+        .collect();
+    if setups.is_empty() && unnamed.is_empty() {
         return None;
     }
-    let all = ev.values("preemptions");
     let mut missing = Vec::new();
-    let mut unknown: Vec<&Value> = Vec::new();
-    let mut counted: Vec<(usize, f64, &Value)> = Vec::new();
-    for &i in &setups {
-        let mine: Vec<&Value> = all
-            .iter()
-            .filter(|v| v.setup == Some(i) || v.setup.is_none())
-            .collect();
-        if mine.is_empty() {
+    let mut unknown: Vec<Value> = Vec::new();
+    let mut counted: Vec<(usize, f64, Value)> = Vec::new();
+    for &i in setups.iter().chain(&unnamed) {
+        let values = ev.of_setup_or_run("preemptions", i);
+        if values.is_empty() {
             missing.push(i);
         }
-        for v in mine {
+        for v in values {
             match v.number {
                 Some(n) => counted.push((i, n, v)),
                 None => unknown.push(v),
             }
         }
     }
-    if !missing.is_empty() {
-        let what: Vec<String> = missing
+    let (flag, unnamed_missing): (Vec<usize>, Vec<usize>) = missing
+        .iter()
+        .partition(|&&i| ev.run.setups[i].engine != UNKNOWN_ENGINE);
+    let figures_may = "may hold requests that were preempted and computed again";
+    // What the setups of no named engine leave unknown.
+    let unnamed = (!unnamed_missing.is_empty()).then(|| {
+        let who: Vec<String> = unnamed_missing
+            .iter()
+            .map(|&i| ev.setup_name(Some(i)))
+            .collect();
+        let one = who.len() == 1;
+        format!(
+            "{} {} no preemptions and {} not say which engine served {}",
+            and_list(&who),
+            if one { "records" } else { "record" },
+            if one { "does" } else { "do" },
+            if one { "it" } else { "them" },
+        )
+    });
+    if !flag.is_empty() {
+        let mut what: Vec<String> = flag
             .iter()
             .map(|&i| {
                 let who = ev.setup_name(Some(i));
@@ -57,13 +79,19 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 }
             })
             .collect();
+        what.extend(unnamed);
+        // Those of a named engine first: the flag is theirs.
+        let mut about = flag;
+        about.extend(unnamed_missing);
         return Some((
             Verdict::Flagged,
             format!(
-                "{}; its latency figures may hold requests that were preempted and computed again",
-                what.join("; ")
+                "{}; {} latency figures {figures_may}",
+                what.join("; "),
+                if about.len() == 1 { "its" } else { "their" }
             ),
             Place::Run,
+            about,
         ));
     }
     if let Some(v) = unknown.first() {
@@ -74,6 +102,19 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 v.note.as_deref().unwrap_or("the count is unknown")
             ),
             v.at.clone(),
+            v.setup.into_iter().collect(),
+        ));
+    }
+    if let Some(unnamed) = unnamed {
+        let one = unnamed_missing.len() == 1;
+        return Some((
+            Verdict::CannotTell,
+            format!(
+                "cannot tell: {unnamed}; on vLLM and TensorRT-LLM only the server's counter or log records them, and {} latency figures {figures_may}",
+                if one { "its" } else { "their" },
+            ),
+            Place::Run,
+            unnamed_missing,
         ));
     }
     let parts: Vec<String> = counted
@@ -82,6 +123,8 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
         .collect();
     let some = counted.iter().any(|(_, n, _)| *n > 0.0);
     let at = counted.first().map_or(Place::Run, |(_, _, v)| v.at.clone());
+    let mut about: Vec<usize> = counted.iter().map(|c| c.0).collect();
+    about.dedup();
     Some((
         Verdict::Passed,
         if some {
@@ -93,5 +136,21 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
             format!("preemptions recorded ({})", parts.join("; "))
         },
         at,
+        about,
     ))
+}
+
+/// "a, b and c"; "a, x; b, y and c, z" where a name holds a comma (the
+/// reports of a paste: "comment 3, second report").
+fn and_list(items: &[String]) -> String {
+    let sep = if items.iter().any(|i| i.contains(',')) {
+        "; "
+    } else {
+        ", "
+    };
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(sep)),
+    }
 }

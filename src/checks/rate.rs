@@ -5,18 +5,20 @@
 //! apart (before and after the run).
 
 use super::evidence::{Evidence, Place};
-use super::{Check, Verdict};
+use super::{Check, Decided, Verdict};
 
 pub(super) const CHECK: Check = Check {
     name: "rate-from-two-readings",
     reads: "the run's charts against time (`t_s`) in a run of SGLang or TensorRT-LLM that keeps a time series",
     flags: "a chart that draws the generation rate between successive readings of the server's counter (`generation_tokens_per_s`); cannot tell where a chart draws another rate against time from a table that does not say where it came from",
+    unknown: "where a rate drawn against time came from",
+    flags_what_is_missing: false,
     decide,
 };
 
 const ENGINES: &[&str] = &["sglang", "tensorrt-llm"];
 
-fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
+fn decide(ev: &Evidence<'_>) -> Option<Decided> {
     let run = ev.run;
     if !run
         .setups
@@ -48,6 +50,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                     c.id
                 ),
                 Place::Run,
+                Vec::new(),
             ));
         }
         let rate = c.y.iter().find(|y| {
@@ -60,6 +63,7 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
                 Verdict::CannotTell,
                 format!("cannot tell whether chart \"{}\" draws \"{y}\" from the server's counters: its table does not say where the rate came from", c.id),
                 Place::Run,
+                Vec::new(),
             ));
         }
     }
@@ -67,5 +71,6 @@ fn decide(ev: &Evidence<'_>) -> Option<(Verdict, String, Place)> {
         Verdict::Passed,
         "no chart draws a rate between successive readings of the server's counters".into(),
         Place::Run,
+        Vec::new(),
     ))
 }

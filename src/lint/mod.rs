@@ -1,33 +1,48 @@
 //! `findings lint`: the findings a benchmark falls into, before it is
 //! published. Reads the files a benchmark tool wrote (the formats
-//! `findings import` reads, told apart by content) as one run, applies the
-//! checks (`crate::checks`) to it, and reports each flag with the advice,
-//! "What to do" and permanent address of every finding that names the
-//! check; then what the files observe of the findings' symptoms
-//! (`crate::symptoms`), and what importing them would make of each
-//! version's state (`effect.rs`). The findings come from the records of a folder or from a
-//! published site's `findings.json`, as `findings audit` gets them.
+//! `findings import` reads, told apart by content; `inputs.rs`) as one
+//! run, applies the checks (`crate::checks`) to it, and reports each flag
+//! with the advice, "What to do" and permanent address of every finding
+//! that names the check; then what the files observe of the findings'
+//! symptoms (`crate::symptoms`), and what importing them would make of
+//! each version's state (`effect.rs`). The findings come from the records
+//! of a folder or from a published site's `findings.json`, as `findings
+//! audit` gets them.
+//!
+//! A pasted text of several console reports is a setup per report, named
+//! by where it was found ("notes.txt, lines 68–110"); so is every report
+//! of a GitHub issue (`--from-issue`, `crate::issue`), named by its place
+//! in the thread ("comment 3, second report") and linked to it. The
+//! formats are `report.rs`'s, and the comment that answers an issue
+//! `comment.rs`'s.
 //!
 //! Nothing is written: the run exists only in memory, its files read where
 //! they are.
 
+pub mod comment;
 pub mod effect;
+mod inputs;
 pub mod report;
 
 use crate::audit::source::{Catalog, CatalogFinding};
-use crate::checks::{self, Outcome, Place, Verdict};
+use crate::checks::{self, Outcome, Place, Verdict, UNKNOWN_ENGINE};
+use crate::issue::IssueError;
 use crate::load::{self, ResultInput};
 use crate::record::Run;
-use crate::results::{self, Cell, Fact, Format, ReadError};
+use crate::results::{self, vocabulary::ResultCol, Cell, Fact, ReadError, Row};
 use crate::symptoms::{self, Observation};
+use inputs::{Folder, Input, Owned};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What `findings lint` was asked.
 #[derive(Debug, Clone, Default)]
 pub struct LintOptions {
-    /// Result files and run folders.
+    /// Result files and run folders; `-` reads standard input.
     pub inputs: Vec<PathBuf>,
+    /// A GitHub issue (`gh issue view --json` or a webhook payload; `-`
+    /// reads standard input): its reports are a run.
+    pub issue: Option<PathBuf>,
     /// The engine, for files that do not record it.
     pub engine: Option<String>,
     /// Its version, for files that do not record it.
@@ -39,7 +54,8 @@ pub struct LintOptions {
 #[derive(Debug, Clone)]
 pub struct Lint {
     /// The runs linted, in the order of the inputs (the files and run
-    /// folders named together first, then each run folder found).
+    /// folders named together first, then each run folder found); none
+    /// for an issue that holds no report.
     pub runs: Vec<LintRun>,
     /// For each check, the findings that name it.
     pub findings: BTreeMap<String, Vec<CatalogFinding>>,
@@ -52,23 +68,79 @@ pub struct Lint {
     /// Files of a folder of run folders that lie outside every run folder
     /// (start-up logs kept beside the runs, an index): not linted.
     pub skipped: Vec<PathBuf>,
+    /// The issue read with `--from-issue`.
+    pub issue: Option<IssueRead>,
+}
+
+/// What was read of an issue.
+#[derive(Debug, Clone)]
+pub struct IssueRead {
+    /// The payload, as given.
+    pub path: PathBuf,
+    /// The issue's address, where the payload gives it.
+    pub url: Option<String>,
+    /// What was read, in words: "the issue body and its 4 comments".
+    pub read: String,
 }
 
 /// One run the lint read: the files named together on the command line,
-/// or a run folder found under a folder given.
+/// a run folder found under a folder given, or an issue's reports.
 #[derive(Debug, Clone)]
 pub struct LintRun {
     /// The run folder found, or `None` for the inputs named together.
     pub folder: Option<PathBuf>,
+    /// Whether its setups are the reports of an issue.
+    pub from_issue: bool,
     /// Each input as the run names it (`raw/<name>`), with its path.
     pub inputs: Vec<(String, PathBuf)>,
     /// Every check that applies, with its verdict.
     pub outcomes: Vec<Outcome>,
     /// What the symptoms the findings name say of each setup.
     pub observations: Vec<Observation>,
-    /// The run's setups: engine id, version as the files or options give
-    /// it, and name.
-    pub setups: Vec<(String, Option<String>, String)>,
+    /// The run's setups, in its order: one per input, or per report of a
+    /// pasted text of several.
+    pub setups: Vec<LintSetup>,
+}
+
+/// One setup of a linted run, and what it was read from.
+#[derive(Debug, Clone)]
+pub struct LintSetup {
+    /// Its engine's id, as the files or options give it ([`UNKNOWN_ENGINE`]
+    /// where neither does).
+    pub engine: String,
+    /// Its version, as the files or options give it.
+    pub version: Option<String>,
+    /// Its name in the run and in messages: the file's name, or where its
+    /// report was found ("notes.txt, lines 68–110", "comment 3").
+    pub name: String,
+    /// The index of its input in [`LintRun::inputs`].
+    pub input: usize,
+    /// Its report's first and last lines in a pasted text.
+    pub lines: Option<(usize, usize)>,
+    /// The address of the issue's text it was found in.
+    pub url: Option<String>,
+    /// The tool that wrote it.
+    pub tool: Option<&'static str>,
+    /// What its files (its report) say.
+    pub facts: Vec<Fact>,
+    /// Its rows of `results`.
+    pub results: Vec<Row<ResultCol>>,
+}
+
+impl LintSetup {
+    /// The first value of fact `name`, as text.
+    pub fn fact(&self, name: &str) -> Option<String> {
+        self.facts
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.value.as_ref())
+            .map(Cell::csv)
+    }
+
+    /// Whether its engine is one the files or options named.
+    pub fn engine_known(&self) -> bool {
+        self.engine != UNKNOWN_ENGINE
+    }
 }
 
 impl Lint {
@@ -85,6 +157,25 @@ impl Lint {
     }
 }
 
+/// Where a flag points: a line of an input, or a report of an issue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Spot {
+    /// An input file (or `-`), at a line.
+    File(PathBuf, usize),
+    /// A report of an issue: its setup's name and its address.
+    Report(String, Option<String>),
+}
+
+impl std::fmt::Display for Spot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Spot::File(path, line) => write!(f, "{}:{line}", path.display()),
+            Spot::Report(name, Some(url)) => write!(f, "{name} ({url})"),
+            Spot::Report(name, None) => write!(f, "{name}"),
+        }
+    }
+}
+
 impl LintRun {
     /// The flags: checks the files fall into.
     pub fn flags(&self) -> impl Iterator<Item = &Outcome> {
@@ -97,19 +188,46 @@ impl LintRun {
     pub fn name(&self) -> String {
         match &self.folder {
             Some(f) => f.display().to_string(),
-            None => self
-                .inputs
-                .iter()
-                .map(|(_, p)| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
+            None => {
+                let mut paths: Vec<String> = Vec::new();
+                for (_, p) in &self.inputs {
+                    let p = p.display().to_string();
+                    if !paths.contains(&p) {
+                        paths.push(p);
+                    }
+                }
+                paths.join(" ")
+            }
         }
     }
 
-    /// The input file and line a flag points at: the file of its evidence,
-    /// at the line of the key it read where the file has it, else the
-    /// first input at line 1.
-    pub fn place(&self, o: &Outcome) -> (PathBuf, usize) {
+    /// Where a flag points: the report it is about, where it is one of a
+    /// pasted text (at the report's first line, or, in an issue, the
+    /// report and its address); else the file of its evidence, at the line
+    /// of the key it read where the file has it, else the first input at
+    /// its first line.
+    pub fn place(&self, o: &Outcome) -> Spot {
+        // The setup the flag is about: the first it names, or the one of
+        // the result entry its evidence is in (an entry per setup).
+        let about = o.setups.first().copied().or(match &o.at {
+            Place::File { entry, .. } => Some(*entry),
+            _ => None,
+        });
+        if let Some(s) = about.and_then(|i| self.setups.get(i)) {
+            if self.from_issue {
+                return Spot::Report(s.name.clone(), s.url.clone());
+            }
+            if let Some((first, _)) = s.lines {
+                return Spot::File(self.inputs[s.input].1.clone(), first);
+            }
+        }
+        if self.from_issue {
+            // A flag about the run as a whole: the issue.
+            return match self.setups.first() {
+                Some(s) => Spot::Report(s.name.clone(), s.url.clone()),
+                None => Spot::Report("the issue".into(), None),
+            };
+        }
         let (name, key) = match &o.at {
             Place::File { path, .. } => (path.as_str(), key_of(o.check)),
             _ => (
@@ -129,15 +247,22 @@ impl LintRun {
                 }
             })
             .unwrap_or_else(|| PathBuf::from(name));
+        let first_line = self
+            .setups
+            .iter()
+            .find(|s| self.inputs.get(s.input).is_some_and(|i| i.1 == path))
+            .and_then(|s| s.lines)
+            .map_or(1, |l| l.0);
         let line = key
+            .filter(|_| !inputs::is_stdin(&path))
             .and_then(|k| {
                 let text = std::fs::read_to_string(&path).ok()?;
                 text.lines()
                     .position(|l| l.contains(&format!("\"{k}\"")))
                     .map(|i| i + 1)
             })
-            .unwrap_or(1);
-        (path, line)
+            .unwrap_or(first_line);
+        Spot::File(path, line)
     }
 }
 
@@ -160,6 +285,9 @@ pub enum LintError {
     /// An input that cannot be read as result files.
     #[error("{0}")]
     Read(#[from] ReadError),
+    /// A payload that is not a GitHub issue.
+    #[error("{0}")]
+    Issue(#[from] IssueError),
     /// A file that could not be read.
     #[error("{path}: {source}")]
     Io {
@@ -170,15 +298,26 @@ pub enum LintError {
     },
 }
 
-/// Reads `opts.inputs` and applies the checks, with the findings of
-/// `catalog`. The files and run folders named are one run (a setup each,
-/// so that checks comparing setups see them together); a folder holding
-/// run folders rather than result files is searched, and each run folder
-/// under it is linted as a run of its own.
+impl LintError {
+    /// What to do about it, where there is something to say.
+    pub fn hint(&self) -> Option<&str> {
+        match self {
+            LintError::Issue(e) => e.hint.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// Reads `opts.inputs` (and `opts.issue`) and applies the checks, with the
+/// findings of `catalog`. The files and run folders named are one run (a
+/// setup each, so that checks comparing setups see them together, and a
+/// setup per report of a paste of several); a folder holding run folders
+/// rather than result files is searched, and each run folder under it is
+/// linted as a run of its own; an issue's reports are a run.
 pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
-    if opts.inputs.is_empty() {
+    if opts.inputs.is_empty() && opts.issue.is_none() {
         return Err(LintError::Usage(
-            "name the result files (or run folders) to lint".into(),
+            "name the result files (or run folders) to lint, - for standard input, or --from-issue FILE".into(),
         ));
     }
     if !catalog
@@ -191,26 +330,41 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
             catalog.source
         )));
     }
+    let stdin_named = opts.inputs.iter().filter(|p| inputs::is_stdin(p)).count()
+        + usize::from(opts.issue.as_deref().is_some_and(inputs::is_stdin));
+    if stdin_named > 1 {
+        return Err(LintError::Usage(
+            "- (standard input) is named twice; it can be read once".into(),
+        ));
+    }
     let mut together = Vec::new();
     let mut found: Vec<(PathBuf, Input)> = Vec::new();
     let mut skipped = Vec::new();
     for path in &opts.inputs {
+        if inputs::is_stdin(path) {
+            together.push(inputs::stdin_input()?);
+            continue;
+        }
         let meta = std::fs::metadata(path).map_err(|source| LintError::Io {
             path: path.clone(),
             source,
         })?;
         if !meta.is_dir() {
-            together.push(file_input(path)?);
+            together.push(inputs::file_input(path)?);
             continue;
         }
         let folder = Folder::open(path)?;
         if folder.dirs.is_empty() || folder.holds_a_load() {
-            together.push(folder_input(path, folder)?);
+            together.push(inputs::folder_input(path, folder)?);
         } else {
-            search(folder, &mut found, &mut skipped)?;
+            inputs::search(folder, &mut found, &mut skipped)?;
         }
     }
-    if together.is_empty() && found.is_empty() {
+    let issue = match &opts.issue {
+        Some(path) => Some((path.clone(), inputs::issue_inputs(path)?)),
+        None => None,
+    };
+    if together.is_empty() && found.is_empty() && issue.is_none() {
         return Err(LintError::Usage(format!(
             "no run folder under {}: a run folder holds the files a benchmark wrote (a client's result file, inferlint's snapshots and series)",
             opts.inputs
@@ -245,11 +399,24 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
     };
     let mut runs = Vec::new();
     if !together.is_empty() {
-        runs.push(lint_run(opts, None, together, &named)?);
+        runs.push(lint_run(opts, None, false, together, &named)?);
     }
     for (folder, input) in found {
-        runs.push(lint_run(opts, Some(folder), vec![input], &named)?);
+        runs.push(lint_run(opts, Some(folder), false, vec![input], &named)?);
     }
+    let issue = match issue {
+        Some((path, (read, texts))) => {
+            if !texts.is_empty() {
+                runs.push(lint_run(opts, None, true, texts, &named)?);
+            }
+            Some(IssueRead {
+                path,
+                url: read.url.clone(),
+                read: read.read_what(),
+            })
+        }
+        None => None,
+    };
     Ok(Lint {
         runs,
         findings,
@@ -257,150 +424,7 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         engine_names: names,
         source: catalog.source.clone(),
         skipped,
-    })
-}
-
-/// One input read: the name the run gives it, its path, its bytes and
-/// the facts its files have.
-struct Input {
-    entry: String,
-    path: PathBuf,
-    bytes: ResultInputOwned,
-    facts: Vec<Fact>,
-}
-
-/// A folder as the lint sees it: its files, read once, with the format of
-/// each one known, and its folders; hidden entries left out, in name
-/// order.
-struct Folder {
-    files: Vec<(PathBuf, Vec<u8>)>,
-    /// The known formats among `files`.
-    formats: Vec<Format>,
-    dirs: Vec<PathBuf>,
-}
-
-impl Folder {
-    fn open(dir: &Path) -> Result<Folder, LintError> {
-        let io = |source| LintError::Io {
-            path: dir.to_path_buf(),
-            source,
-        };
-        let (mut files, mut dirs) = (Vec::new(), Vec::new());
-        for e in std::fs::read_dir(dir).map_err(io)? {
-            let e = e.map_err(io)?;
-            if e.file_name().to_string_lossy().starts_with('.') {
-                continue;
-            }
-            // A link is not followed: a folder of runs linking to itself
-            // would otherwise be walked for ever.
-            let kind = e.file_type().map_err(io)?;
-            if kind.is_dir() {
-                dirs.push(e.path());
-            } else if kind.is_file() {
-                files.push(e.path());
-            }
-        }
-        files.sort();
-        dirs.sort();
-        let mut read = Vec::with_capacity(files.len());
-        let mut formats = Vec::new();
-        for f in files {
-            let bytes = read_limited(&f)?;
-            if let Ok(format) = results::detect(&f.display().to_string(), &bytes) {
-                formats.push(format);
-            }
-            read.push((f, bytes));
-        }
-        Ok(Folder {
-            files: read,
-            formats,
-            dirs,
-        })
-    }
-
-    /// Whether it holds the files of a load: a client's results, or
-    /// inferlint's snapshots or series (not only start-up logs). A file of
-    /// no known format does not count.
-    fn holds_a_load(&self) -> bool {
-        self.formats.iter().any(|f| *f != Format::ServerLog)
-    }
-}
-
-/// Walks a folder of run folders: a folder that holds a load, or that
-/// holds no folder but a file of a known format, is a run; any other is
-/// searched in turn, its own files skipped. Each folder is listed once and
-/// each file read once, so the walk is linear in what the folder holds.
-fn search(
-    folder: Folder,
-    found: &mut Vec<(PathBuf, Input)>,
-    skipped: &mut Vec<PathBuf>,
-) -> Result<(), LintError> {
-    skipped.extend(folder.files.into_iter().map(|(p, _)| p));
-    for sub in folder.dirs {
-        let inner = Folder::open(&sub)?;
-        let a_run = if inner.dirs.is_empty() {
-            !inner.formats.is_empty()
-        } else {
-            inner.holds_a_load()
-        };
-        if a_run {
-            let input = folder_input(&sub, inner)?;
-            found.push((sub, input));
-        } else {
-            search(inner, found, skipped)?;
-        }
-    }
-    Ok(())
-}
-
-/// The name a run gives an input: `raw/<its file or folder name>`.
-fn entry_of(path: &Path) -> Result<String, LintError> {
-    path.file_name()
-        .map(|n| format!("raw/{}", n.to_string_lossy()))
-        .ok_or_else(|| LintError::Usage(format!("{}: not a file or folder name", path.display())))
-}
-
-/// Reads a run folder's files (as [`Folder::open`] read them).
-fn folder_input(path: &Path, folder: Folder) -> Result<Input, LintError> {
-    let entry = entry_of(path)?;
-    let files: Vec<(String, Vec<u8>)> = folder
-        .files
-        .into_iter()
-        .map(|(f, bytes)| {
-            let name = f
-                .file_name()
-                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-            (name, bytes)
-        })
-        .collect();
-    // Named as given, in messages: the lint keeps no copy under raw/.
-    let shown = path.display();
-    let named: Vec<(String, Vec<u8>)> = files
-        .iter()
-        .map(|(n, b)| (format!("{shown}/{n}"), b.clone()))
-        .collect();
-    let read = results::read_folder(&named)?;
-    let mut facts: Vec<Fact> = read.files.iter().flat_map(|f| f.facts.clone()).collect();
-    facts.extend(read.facts.iter().cloned());
-    Ok(Input {
-        entry,
-        path: path.to_path_buf(),
-        bytes: ResultInputOwned::Folder(files),
-        facts,
-    })
-}
-
-/// Reads a result file.
-fn file_input(path: &Path) -> Result<Input, LintError> {
-    let entry = entry_of(path)?;
-    let bytes = read_limited(path)?;
-    // Named as given, in messages: the lint keeps no copy under raw/.
-    let file = results::read(&path.display().to_string(), &bytes)?;
-    Ok(Input {
-        entry,
-        path: path.to_path_buf(),
-        bytes: ResultInputOwned::File(bytes),
-        facts: file.facts,
+        issue,
     })
 }
 
@@ -417,6 +441,7 @@ struct Named<'a> {
 fn lint_run(
     opts: &LintOptions,
     folder: Option<PathBuf>,
+    from_issue: bool,
     inputs: Vec<Input>,
     named: &Named<'_>,
 ) -> Result<LintRun, LintError> {
@@ -425,7 +450,7 @@ fn lint_run(
         if !seen.insert(i.entry.as_str()) {
             return Err(LintError::Usage(format!(
                 "two inputs are named {}; rename one",
-                label(&i.entry)
+                inputs::label(&i.entry)
             )));
         }
     }
@@ -439,30 +464,47 @@ fn lint_run(
         .into_iter()
         .filter(|o| named.symptoms.contains_key(o.symptom))
         .collect();
+    let mut setups = Vec::new();
+    let mut listed = Vec::new();
+    for (k, input) in inputs.into_iter().enumerate() {
+        for part in input.parts {
+            let s = run.setups.get(setups.len());
+            setups.push(LintSetup {
+                engine: s.map_or_else(|| UNKNOWN_ENGINE.to_string(), |s| s.engine.clone()),
+                version: s.and_then(|s| s.version.clone()),
+                name: part.label,
+                input: k,
+                lines: part.lines,
+                url: part.url,
+                tool: part.tool,
+                facts: part.facts,
+                results: part.results,
+            });
+        }
+        listed.push((input.entry, input.path));
+    }
     Ok(LintRun {
         folder,
-        inputs: inputs.into_iter().map(|i| (i.entry, i.path)).collect(),
+        from_issue,
+        inputs: listed,
         outcomes,
         observations,
-        setups: run
-            .setups
-            .iter()
-            .map(|s| (s.engine.clone(), s.version.clone(), s.name()))
-            .collect(),
+        setups,
     })
 }
 
-/// The inputs as one run, in memory, as `load` reads a run (a setup each).
+/// The inputs as one run, in memory, as `load` reads a run (a setup per
+/// part).
 fn as_run(opts: &LintOptions, inputs: &[Input]) -> Result<Run, LintError> {
     let text = run_yaml(opts, inputs);
     let dir = Path::new("data/runs/lint");
-    let by_entry: BTreeMap<&str, &ResultInputOwned> = inputs
+    let by_entry: BTreeMap<&str, &Owned> = inputs
         .iter()
         .map(|i| (i.entry.as_str(), &i.bytes))
         .collect();
     let (run, diags) = load::parse_run_with(dir, &text, &|path| match by_entry.get(path) {
-        Some(ResultInputOwned::File(b)) => ResultInput::File(b.clone()),
-        Some(ResultInputOwned::Folder(f)) => ResultInput::Folder(f.clone(), Vec::new()),
+        Some(Owned::File(b)) => ResultInput::File(b.clone()),
+        Some(Owned::Folder(f)) => ResultInput::Folder(f.clone(), Vec::new()),
         None => ResultInput::Missing,
     });
     let Some(run) = run else {
@@ -475,64 +517,68 @@ fn as_run(opts: &LintOptions, inputs: &[Input]) -> Result<Run, LintError> {
     Ok(run)
 }
 
-/// Reads one result file or run folder as a run of one setup, as the lint
-/// reads it: the engine and version the files record, else those given.
-/// `findings compare` sets such runs side by side.
+/// Reads one result file or run folder as a run (a setup per report of a
+/// pasted text of several), as the lint reads it: the engine and version
+/// the files record, else those given; `-` reads standard input. `findings
+/// compare` sets such runs side by side.
 pub fn read_run(
     path: &Path,
     engine: Option<String>,
     version: Option<String>,
 ) -> Result<Run, LintError> {
-    let meta = std::fs::metadata(path).map_err(|source| LintError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let input = if meta.is_dir() {
-        folder_input(path, Folder::open(path)?)?
+    let input = if inputs::is_stdin(path) {
+        inputs::stdin_input()?
     } else {
-        file_input(path)?
+        let meta = std::fs::metadata(path).map_err(|source| LintError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if meta.is_dir() {
+            inputs::folder_input(path, Folder::open(path)?)?
+        } else {
+            inputs::file_input(path)?
+        }
     };
     let opts = LintOptions {
         inputs: vec![path.to_path_buf()],
+        issue: None,
         engine,
         version,
     };
     as_run(&opts, &[input])
 }
 
-/// An input's bytes, held for the loader.
-#[derive(Debug)]
-enum ResultInputOwned {
-    File(Vec<u8>),
-    Folder(Vec<(String, Vec<u8>)>),
-}
-
-fn read_limited(path: &Path) -> Result<Vec<u8>, LintError> {
-    let io = |source| LintError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > results::MAX_FILE_BYTES as u64 {
-        return Err(LintError::Usage(format!(
-            "{}: the file is {len} bytes, over the limit of {} bytes (256 MiB) for a result file",
-            path.display(),
-            results::MAX_FILE_BYTES
-        )));
+/// An issue's reports as a run, as the lint reads them (none when the
+/// issue holds no report); `findings compare --from-issue` sets them side
+/// by side.
+pub fn read_issue_run(
+    path: &Path,
+    engine: Option<String>,
+    version: Option<String>,
+) -> Result<Option<Run>, LintError> {
+    let (_, texts) = inputs::issue_inputs(path)?;
+    if texts.is_empty() {
+        return Ok(None);
     }
-    std::fs::read(path).map_err(io)
+    let opts = LintOptions {
+        inputs: Vec::new(),
+        issue: Some(path.to_path_buf()),
+        engine,
+        version,
+    };
+    as_run(&opts, &texts).map(Some)
 }
 
-/// The run the inputs make: a setup each (the engine and version the files
-/// record, else the options'; an engine no one names is "unknown"), every
-/// input in `results`, every derived table.
+/// The run the inputs make: a setup per part (the engine and version its
+/// files record, else the options'; an engine no one names is
+/// [`UNKNOWN_ENGINE`]), each in `results` (with the report it takes of a
+/// paste of several), every derived table.
 fn run_yaml(opts: &LintOptions, inputs: &[Input]) -> String {
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut y = String::from("title: lint\ndate: 2000-01-01\nsetups:\n");
-    for input in inputs {
+    for part in inputs.iter().flat_map(|i| &i.parts) {
         let said = |n: &str| {
-            input
-                .facts
+            part.facts
                 .iter()
                 .find(|f| f.name == n)
                 .and_then(|f| f.value.as_ref())
@@ -541,13 +587,13 @@ fn run_yaml(opts: &LintOptions, inputs: &[Input]) -> String {
         let engine = said("engine")
             .map(|e| e.replace('.', "-"))
             .or_else(|| opts.engine.clone())
-            .unwrap_or_else(|| "unknown".into());
+            .unwrap_or_else(|| UNKNOWN_ENGINE.into());
         let version = said("version")
             .map(|v| results::site_version(&v).to_string())
             .or_else(|| opts.version.clone());
         y.push_str(&format!(
             "  - label: {}\n    engine: {}\n",
-            q(&label(&input.entry)),
+            q(&part.label),
             q(&engine)
         ));
         if let Some(v) = version.filter(|v| crate::version::Version::parse(v).is_ok()) {
@@ -556,21 +602,20 @@ fn run_yaml(opts: &LintOptions, inputs: &[Input]) -> String {
     }
     y.push_str("results:\n");
     for input in inputs {
-        y.push_str(&format!(
-            "  - path: {}\n    setup: {}\n",
-            q(&input.entry),
-            q(&label(&input.entry))
-        ));
+        for part in &input.parts {
+            y.push_str(&format!(
+                "  - path: {}\n    setup: {}\n",
+                q(&input.entry),
+                q(&part.label)
+            ));
+            if let Some(n) = part.report {
+                y.push_str(&format!("    report: {n}\n"));
+            }
+        }
     }
     y.push_str("tables:\n");
     for kind in ["results", "requests", "series"] {
         y.push_str(&format!("  - derive: {kind}\n    title: {kind}\n"));
     }
     y
-}
-
-/// The setup an input stands for, named by the input: `xray` for
-/// `raw/xray`.
-fn label(entry: &str) -> String {
-    entry.strip_prefix("raw/").unwrap_or(entry).to_string()
 }

@@ -6,7 +6,7 @@
 //! what importing them would do to the version's state (`effect.rs`).
 
 use super::effect::effect;
-use super::{Lint, LintRun};
+use super::{Lint, LintRun, Spot};
 use crate::audit::report::command;
 use crate::audit::source::CatalogFinding;
 use crate::checks::{Outcome, Verdict};
@@ -55,9 +55,10 @@ impl Said<'_> {
 pub fn observed<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
     let mut out = Vec::new();
     for o in &run.observations {
-        let Some((engine, version, setup)) = run.setups.get(o.setup) else {
+        let Some(setup) = run.setups.get(o.setup) else {
             continue;
         };
+        let (engine, version) = (&setup.engine, &setup.version);
         let name = l.engine_names.get(engine).unwrap_or(engine);
         for f in l.symptom_findings.get(o.symptom).into_iter().flatten() {
             out.push(Said {
@@ -65,7 +66,7 @@ pub fn observed<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
                 finding: f,
                 engine: name.clone(),
                 version: version.as_deref(),
-                setup,
+                setup: &setup.name,
                 effect: effect(
                     f,
                     engine,
@@ -128,6 +129,10 @@ pub fn verdict(l: &Lint) -> String {
 }
 
 fn checks_verdict(l: &Lint) -> String {
+    if l.runs.is_empty() {
+        let read = l.issue.as_ref().map_or("the inputs", |i| i.read.as_str());
+        return format!("no benchmark report in {read}");
+    }
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -137,14 +142,19 @@ fn checks_verdict(l: &Lint) -> String {
     };
     if let [run] = l.runs.as_slice() {
         let flags: Vec<&str> = run.flags().map(|o| o.check).collect();
+        let these = if run.from_issue {
+            "these reports"
+        } else {
+            "these files"
+        };
         return match flags.len() {
-            0 if run.outcomes.is_empty() => "no check applies to these files".to_string(),
+            0 if run.outcomes.is_empty() => format!("no check applies to {these}"),
             0 => format!(
-                "no check flags these files ({} checked)",
+                "no check flags {these} ({} checked)",
                 plural(run.outcomes.len(), "check", "checks")
             ),
-            1 => format!("1 check flags these files: {}", flags[0]),
-            n => format!("{n} checks flag these files: {}", flags.join(", ")),
+            1 => format!("1 check flags {these}: {}", flags[0]),
+            n => format!("{n} checks flag {these}: {}", flags.join(", ")),
         };
     }
     // Each check that flags, with the number of runs it flags.
@@ -190,7 +200,10 @@ fn runs(l: &Lint) -> impl Iterator<Item = (Option<String>, &LintRun)> {
 
 /// A table for a terminal.
 pub fn table(l: &Lint) -> String {
-    let mut out = format!("Findings from {}\n\n", l.source);
+    let mut out = format!("Findings from {}\n", l.source);
+    if !l.runs.is_empty() {
+        out.push('\n');
+    }
     for (heading, run) in runs(l) {
         if let Some(h) = heading {
             let _ = writeln!(out, "{h}");
@@ -211,8 +224,7 @@ pub fn table(l: &Lint) -> String {
             out.push('\n');
         }
         for o in run.flags() {
-            let (file, line) = run.place(o);
-            let _ = writeln!(out, "! {}  {}:{line}", o.check, file.display());
+            let _ = writeln!(out, "! {}  {}", o.check, run.place(o));
             let _ = writeln!(out, "    {}", o.message);
             for f in findings_of(l, o) {
                 let _ = writeln!(out, "    F{:<3} {}", f.id, f.title);
@@ -294,14 +306,20 @@ pub fn json(l: &Lint) -> String {
     let mut checks: Vec<serde_json::Value> = Vec::new();
     for run in &l.runs {
         for o in &run.outcomes {
-            let (file, line) = run.place(o);
+            let (file, line, report, url) = match run.place(o) {
+                Spot::File(f, line) => (Some(f.display().to_string()), Some(line), None, None),
+                Spot::Report(name, url) => (None, None, Some(name), url),
+            };
             checks.push(serde_json::json!({
                 "run": run.name(),
                 "name": o.check,
                 "verdict": o.verdict.as_str(),
                 "message": o.message,
-                "file": file.display().to_string(),
+                "file": file,
                 "line": line,
+                "report": report,
+                "url": url,
+                "setups": o.setups.iter().filter_map(|&i| run.setups.get(i).map(|s| s.name.clone())).collect::<Vec<_>>(),
                 "findings": findings_of(l, o).iter().map(|f| serde_json::json!({
                     "id": f.id, "label": format!("F{}", f.id), "title": f.title,
                     "advice": f.advice, "what_to_do": f.what_to_do, "url": f.url,
@@ -316,7 +334,7 @@ pub fn json(l: &Lint) -> String {
             observations.push(serde_json::json!({
                 "run": run.name(),
                 "setup": s.setup,
-                "engine": run.setups[s.observation.setup].0,
+                "engine": run.setups[s.observation.setup].engine,
                 "version": s.version,
                 "symptom": s.observation.symptom,
                 "outcome": s.observation.outcome.as_str(),
@@ -326,8 +344,16 @@ pub fn json(l: &Lint) -> String {
             }));
         }
     }
+    // Each path once: the texts of an issue share its payload.
     let paths = |ps: &mut dyn Iterator<Item = &std::path::PathBuf>| {
-        ps.map(|p| p.display().to_string()).collect::<Vec<_>>()
+        let mut out: Vec<String> = Vec::new();
+        for p in ps {
+            let p = p.display().to_string();
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
     };
     let v = serde_json::json!({
         "source": l.source,
@@ -336,9 +362,23 @@ pub fn json(l: &Lint) -> String {
             "run": r.name(),
             "folder": r.folder.as_ref().map(|f| f.display().to_string()),
             "inputs": paths(&mut r.inputs.iter().map(|(_, p)| p)),
+            "setups": r.setups.iter().map(|s| serde_json::json!({
+                "name": s.name,
+                "engine": s.engine,
+                "version": s.version,
+                "tool": s.tool,
+                "lines": s.lines.map(|(a, b)| [a, b]),
+                "url": s.url,
+            })).collect::<Vec<_>>(),
             "flagged": r.flags().count(),
         })).collect::<Vec<_>>(),
         "skipped": paths(&mut l.skipped.iter()),
+        "issue": l.issue.as_ref().map(|i| serde_json::json!({
+            "path": i.path.display().to_string(),
+            "url": i.url,
+            "read": i.read,
+            "reports": l.runs.iter().filter(|r| r.from_issue).map(|r| r.setups.len()).sum::<usize>(),
+        })),
         "flagged": l.flags().count(),
         "checks": checks,
         "observations": observations,
@@ -375,14 +415,11 @@ pub fn markdown(l: &Lint) -> String {
             );
         }
         for o in run.flags() {
-            let (file, line) = run.place(o);
-            let _ = writeln!(
-                out,
-                "- **`{}`** (`{}:{line}`): {}",
-                o.check,
-                file.display(),
-                o.message
-            );
+            let at = match run.place(o) {
+                Spot::Report(name, Some(url)) => format!("[{name}]({url})"),
+                spot => format!("`{spot}`"),
+            };
+            let _ = writeln!(out, "- **`{}`** ({at}): {}", o.check, o.message);
             for f in findings_of(l, o) {
                 let _ = write!(
                     out,
@@ -453,7 +490,7 @@ pub fn markdown(l: &Lint) -> String {
 pub fn github(l: &Lint) -> String {
     let mut out = String::new();
     for (run, o) in l.flags() {
-        let (file, line) = run.place(o);
+        let spot = run.place(o);
         let see: Vec<String> = findings_of(l, o)
             .iter()
             .map(|f| format!("F{}", f.id))
@@ -471,21 +508,27 @@ pub fn github(l: &Lint) -> String {
             }
             let _ = write!(message, "\n{}", f.url);
         }
-        command(
-            &mut out,
-            "warning",
-            Some(&file.display().to_string()),
-            line,
-            &title,
-            &message,
-        );
+        // A report of an issue has no file to annotate: the report and its
+        // address lead the message.
+        let (file, line) = match spot {
+            Spot::File(f, line) => (Some(f.display().to_string()), line),
+            report @ Spot::Report(..) => {
+                message = format!("{report}: {message}");
+                (None, 1)
+            }
+        };
+        command(&mut out, "warning", file.as_deref(), line, &title, &message);
     }
     for run in &l.runs {
         for s in observed(l, run) {
             if s.observation.outcome != Seen::Shown {
                 continue;
             }
-            let file = run.inputs.first().map(|(_, p)| p.display().to_string());
+            let file = run
+                .inputs
+                .first()
+                .filter(|_| !run.from_issue)
+                .map(|(_, p)| p.display().to_string());
             let f = s.finding;
             let mut message = format!("{}: {}", s.setup, s.says());
             if let Some(e) = &s.effect {

@@ -104,6 +104,13 @@ pub(super) fn read(
     input: &dyn Fn(&str) -> ResultInput,
 ) -> Evidence {
     let mut ev = Evidence::default();
+    let mut pasted: std::collections::HashMap<String, Pasted> = std::collections::HashMap::new();
+    // Each setup by its name (the first of a name), looked up once per
+    // entry.
+    let mut by_name: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, s) in setups.iter().enumerate() {
+        by_name.entry(s.name()).or_insert(i);
+    }
     for (i, e) in doc.list(obj, "results").iter().enumerate() {
         let path_in_yaml = format!("results[{i}]");
         let Some(eo) = doc.object(e, &path_in_yaml, RESULT_FIELDS) else {
@@ -133,7 +140,7 @@ pub(super) fn read(
         };
         let setup = match (&named, setups.len()) {
             (Some(name), _) => {
-                let found = setups.iter().position(|s| s.name() == *name);
+                let found = by_name.get(name.as_str()).copied();
                 if found.is_none() {
                     let names: Vec<String> =
                         setups.iter().map(|s| format!("\"{}\"", s.name())).collect();
@@ -166,6 +173,23 @@ pub(super) fn read(
             path_in_yaml: path_in_yaml.clone(),
         };
         let fail = |d: &mut Doc<'_>, e: ReadError| d.diags.push(diagnostic(dir, e));
+        // Another report of a pasted text read for an earlier entry: taken
+        // from it, so that a paste of many reports is read once, not once
+        // per report.
+        if let (Some(n), Some(text)) = (report, pasted.get(&path)) {
+            match one_report(&path, &text.read, n) {
+                Ok(file) => {
+                    warn(doc, dir, &file.warnings);
+                    source.files.push(text.raw(&path, &file));
+                    if resolve_setup(doc, &mut source, &file.facts, setups) {
+                        add_file(&mut ev, &mut source, &file, &text.bytes, setups);
+                        ev.sources.push(source);
+                    }
+                }
+                Err(e) => fail(doc, e),
+            }
+            continue;
+        }
         match input(&path) {
             ResultInput::Missing => {
                 doc.error_hint(
@@ -185,12 +209,24 @@ pub(super) fn read(
                 }
                 let read = results::read(&path, &bytes).and_then(|f| match report {
                     None => Ok(f),
-                    Some(n) => one_report(&path, f, n),
+                    Some(n) => {
+                        let one = one_report(&path, &f, n);
+                        let text = Pasted {
+                            sha256: crate::util::sha256_hex(&bytes),
+                            bytes: bytes.clone(),
+                            read: f,
+                        };
+                        pasted.insert(path.clone(), text);
+                        one
+                    }
                 });
                 match read {
                     Ok(file) => {
                         warn(doc, dir, &file.warnings);
-                        source.files.push(raw_file(&path, &bytes, Some(&file)));
+                        source.files.push(match pasted.get(&path) {
+                            Some(text) if report.is_some() => text.raw(&path, &file),
+                            _ => raw_file(&path, &bytes, Some(&file)),
+                        });
                         if !resolve_setup(doc, &mut source, &file.facts, setups) {
                             continue;
                         }
@@ -277,9 +313,31 @@ pub(super) fn read(
     ev
 }
 
+/// A pasted text whose reports `results` entries take one by one
+/// (`report: N`), read once.
+struct Pasted {
+    bytes: Vec<u8>,
+    sha256: String,
+    read: ResultFile,
+}
+
+impl Pasted {
+    /// The kept file as the entry that takes report `file` lists it.
+    fn raw(&self, path: &str, file: &ResultFile) -> RawFile {
+        RawFile {
+            path: path.to_string(),
+            bytes: self.bytes.len() as u64,
+            sha256: self.sha256.clone(),
+            format: Some(file.format.name().to_string()),
+            tool: Some(file.tool.to_string()),
+            tool_version: file.tool_version.clone(),
+        }
+    }
+}
+
 /// Report `n` of a pasted text, alone; an error at the file when it is no
 /// paste or has fewer reports.
-fn one_report(path: &str, file: ResultFile, n: usize) -> Result<ResultFile, ReadError> {
+fn one_report(path: &str, file: &ResultFile, n: usize) -> Result<ResultFile, ReadError> {
     if let Some(r) = file.report(n) {
         return Ok(r.clone());
     }
@@ -527,7 +585,13 @@ fn add_file(
 ) {
     let name = setup_name(source, setups);
     let setup = source.setup.and_then(|i| setups.get(i));
-    let asked = super::requested::requested(bytes, file.results.rows.len());
+    // What the client was asked, from the keys of a JSON file; a pasted
+    // text has none (and is not read again for each of its reports).
+    let asked = if file.format.is_report() {
+        vec![[None, None]; file.results.rows.len()]
+    } else {
+        super::requested::requested(bytes, file.results.rows.len())
+    };
     for (row, requested) in file.results.rows.iter().zip(asked) {
         let mut cells = cells_of(row);
         if let Some(s) = setup {

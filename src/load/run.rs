@@ -174,6 +174,7 @@ fn parse_run(
     let title = doc.req_string(obj, "title");
     let date = doc.req_date(obj, "date");
     let mut setups = Vec::new();
+    let mut setup_names = std::collections::HashSet::new();
     let setup_values = doc.req_list(obj, "setups");
     if matches!(doc.get(obj, "setups"), Some(Value::Sequence(l)) if l.is_empty()) {
         doc.error("setups", "at least one setup is required");
@@ -199,9 +200,9 @@ fn parse_run(
             };
             // Result files name their setup by its name, which must then
             // tell it from the others (a run of CSV tables names none).
-            if doc.get(obj, "results").is_some()
-                && setups.iter().any(|s: &Setup| s.name() == setup.name())
-            {
+            // (The names seen are kept in a set: a run may have a setup
+            // per report of a long paste.)
+            if doc.get(obj, "results").is_some() && !setup_names.insert(setup.name()) {
                 doc.error_hint(
                     &path,
                     format!(

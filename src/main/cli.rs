@@ -14,7 +14,8 @@ Exit status:
      `new` that would overwrite a file, or `serve` that cannot listen on its
      port; `import` of an input it cannot read or that would replace a kept
      file; for `audit`, a finding at or above --fail-on applies to a version
-     the deployment pins; for `lint`, a check flags the files
+     the deployment pins; for `lint`, a check flags the files (an issue
+     that holds no report is 0)
   2  a wrong command line: an unknown option or value, an unknown engine or group,
      an `import` that names no engine or version;
      for `audit`, an audit that cannot be done: a pin that names no version, a
@@ -176,13 +177,27 @@ tries exits 1 naming this server.")]
     #[command(after_help = "\
 The files are read as `findings import` reads them (vllm bench serve,
 SGLang, TensorRT-LLM, genai-perf, AIPerf, llama-bench, guidellm, inferlint
-run folders); nothing is written. The files and run folders named are one
-run; a folder of run folders is linted run folder by run folder. The checks
-are in docs/checks.md.")]
+run folders, and the console reports pasted into a text); nothing is
+written. The files and run folders named are one run, a pasted text of
+several reports a setup per report; a folder of run folders is linted run
+folder by run folder. --from-issue reads a GitHub issue's body and comments
+(gh issue view N --json title,body,comments,url, or a webhook payload of an
+issues or issue_comment event) and names each report by where it was found
+(\"comment 3, second report\"); an issue that holds no report exits 0, and
+--format github-comment then prints nothing. The checks are in
+docs/checks.md.")]
     Lint {
-        /// Result files, inferlint run folders, and folders of run folders.
-        #[arg(required = true)]
+        /// Result files, inferlint run folders, folders of run folders,
+        /// and texts holding the tools' console reports; `-` reads
+        /// standard input.
+        #[arg(required_unless_present = "from_issue")]
         inputs: Vec<PathBuf>,
+        /// A GitHub issue, as `gh issue view N --json
+        /// title,body,comments,url` writes it or as a webhook event payload
+        /// (`issues`, `issue_comment`); `-` reads standard input. Its
+        /// reports are the run.
+        #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
+        from_issue: Option<PathBuf>,
         /// The engine measured, for files that do not record it.
         #[arg(long)]
         engine: Option<String>,
@@ -198,8 +213,8 @@ are in docs/checks.md.")]
         #[arg(long, default_value = ".")]
         root: PathBuf,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
-        format: AuditFormat,
+        #[arg(long, value_enum, default_value_t = LintFormat::Table)]
+        format: LintFormat,
     },
     /// Set runs side by side: the runs and result files named, matched by
     /// workload (model, input and output lengths, concurrency, request
@@ -220,11 +235,21 @@ the client was asked for where the files record it (random_input_len,
 random_output_len), else on the measured means within 10%. A side whose
 server ran fewer requests at once than asked (its run folder's series says
 so) is marked, citing the findings of the check concurrency-achieved from
-the records of --root or --from. See docs/compare.md.")]
+the records of --root or --from. A pasted text of several console reports
+(a file, or - for standard input) is a side per report; --from-issue makes
+a side of each report of a GitHub issue, after the inputs named. See
+docs/compare.md.")]
     Compare {
-        /// Run ids, result files or run folders; the first is the baseline.
-        #[arg(required = true, value_name = "RUN|FILE")]
+        /// Run ids, result files, run folders or pasted texts; `-` reads
+        /// standard input. The first is the baseline.
+        #[arg(required_unless_present = "from_issue", value_name = "RUN|FILE")]
         inputs: Vec<String>,
+        /// A GitHub issue (`gh issue view N --json
+        /// title,body,comments,url`, or a webhook event payload; `-` reads
+        /// standard input): each report in it is a side, named by where it
+        /// was found.
+        #[arg(long, value_name = "FILE")]
+        from_issue: Option<std::path::PathBuf>,
         /// A metric to compare (repeat for several): output_throughput,
         /// request_throughput, tokens_per_s, ttft_ms_p50, ttft_ms_p99,
         /// itl_ms_p50, itl_ms_p99, tpot_ms_p50, tpot_ms_p99, e2el_ms_p50,
@@ -382,6 +407,23 @@ pub(crate) enum AuditFormat {
     Markdown,
     /// GitHub Actions workflow commands: annotations on the pinning lines.
     Github,
+}
+
+/// The formats of `findings lint`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LintFormat {
+    /// A table for a terminal.
+    Table,
+    /// JSON (docs/checks.md).
+    Json,
+    /// Markdown for a pull-request comment or a job summary.
+    Markdown,
+    /// GitHub Actions workflow commands: annotations on the result files.
+    Github,
+    /// One comment that answers a GitHub issue's pasted reports: the
+    /// reports read, what the findings say of them and what they cannot
+    /// tell; nothing when no report was read.
+    GithubComment,
 }
 
 /// The formats of `findings compare`.

@@ -1,7 +1,7 @@
 //! `findings lint`: the command around [`findings::lint`]: the findings'
 //! source, the report in the chosen format, and the exit status.
 
-use crate::cli::AuditFormat;
+use crate::cli::LintFormat;
 use crate::open;
 use crate::ui::Ui;
 use findings::audit::source::{self, Catalog};
@@ -16,14 +16,14 @@ pub(crate) fn lint(
     opts: LintOptions,
     from: Option<String>,
     root: PathBuf,
-    format: AuditFormat,
+    format: LintFormat,
 ) -> Result<ExitCode, ExitCode> {
     let stop = |message: &str, hint: Option<&str>| {
         ui.error(message);
         if let Some(h) = hint {
             eprintln!("  hint: {h}");
         }
-        if matches!(format, AuditFormat::Github) {
+        if format == LintFormat::Github {
             print!(
                 "{}",
                 findings::audit::report::github_error(None, None, message, hint).replace(
@@ -41,12 +41,14 @@ pub(crate) fn lint(
             Catalog::from_model(&model, format!("the records in {}", root.display()))
         }
     };
-    let done = lint::lint(&opts, &catalog).map_err(|e| stop(&e.to_string(), None))?;
+    let done = lint::lint(&opts, &catalog).map_err(|e| stop(&e.to_string(), e.hint()))?;
     let text = match format {
-        AuditFormat::Table => report::table(&done),
-        AuditFormat::Json => report::json(&done),
-        AuditFormat::Markdown => report::markdown(&done),
-        AuditFormat::Github => report::github(&done),
+        LintFormat::Table => report::table(&done),
+        LintFormat::Json => report::json(&done),
+        LintFormat::Markdown => report::markdown(&done),
+        LintFormat::Github => report::github(&done),
+        // Nothing when no report was read: nothing to answer.
+        LintFormat::GithubComment => lint::comment::comment(&done),
     };
     print!("{text}");
     Ok(ExitCode::from(done.exit_status()))

@@ -289,6 +289,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
         } => audit::audit(ui, files, engines, from, root, format, fail_on)?,
         Command::Lint {
             inputs,
+            from_issue,
             engine,
             version,
             from,
@@ -298,6 +299,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             ui,
             findings::lint::LintOptions {
                 inputs,
+                issue: from_issue,
                 engine,
                 version,
             },
@@ -307,6 +309,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
         )?,
         Command::Compare {
             inputs,
+            from_issue,
             metrics,
             engine,
             version,
@@ -319,6 +322,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             ui,
             findings::compare_inputs::CompareOptions {
                 inputs,
+                issue: from_issue,
                 metrics,
                 engine,
                 version,

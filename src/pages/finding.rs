@@ -105,7 +105,7 @@ fn key(
     let f = &model.findings[i];
     let finding = |j: usize| prepared[j].list_hash;
     let run = |r: usize| model.runs[r].content_hash;
-    let owned: Vec<(usize, u64, Vec<u64>)> = model.charts[i]
+    let owned: Vec<(usize, u64, Vec<u64>, u64)> = model.charts[i]
         .iter()
         .map(|&(r, _)| r)
         .filter(|&r| owners[r] == Some(i))
@@ -114,6 +114,7 @@ fn key(
                 r,
                 run(r),
                 model.citations[r].iter().map(|&j| finding(j)).collect(),
+                super::observed::run_key(model, r),
             )
         })
         .collect();

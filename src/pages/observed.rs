@@ -164,6 +164,40 @@ pub(super) struct RunObserved {
 
 /// What run `r` shows of the findings' symptoms, shown first, then absent;
 /// apart, what it cannot tell.
+/// A hash of what [`of_run`] reads of the findings beside the run's own
+/// file and the observations (which every page's key holds): the address
+/// of each finding naming a symptom the run observed, and its state on the
+/// version the run's setup ran. A record whose versions change changes the
+/// run's page without the run changing.
+pub(super) fn run_key(model: &Model, r: usize) -> u64 {
+    let run = &model.runs[r];
+    let mut parts: Vec<(&str, Option<&'static str>, Option<&'static str>)> = Vec::new();
+    for o in &model.observations[r] {
+        let Some(naming) = model.symptom_findings.get(o.symptom) else {
+            continue;
+        };
+        let setup = &run.setups[o.setup];
+        let version = setup
+            .version
+            .as_deref()
+            .and_then(|v| Version::parse(v).ok());
+        for &i in naming {
+            let f = &model.findings[i];
+            let state = f
+                .engines
+                .iter()
+                .position(|x| x.engine == setup.engine)
+                .zip(version.as_ref())
+                .map(|(e, v)| {
+                    let (state, source, _) = model.state_at(i, e, v);
+                    (state.as_str(), source.as_str())
+                });
+            parts.push((&f.slug, state.map(|s| s.0), state.map(|s| s.1)));
+        }
+    }
+    crate::util::hash_of(parts)
+}
+
 pub(super) fn of_run(model: &Model, r: usize) -> Option<RunObserved> {
     let (told, unsure): (Vec<RunObservation>, Vec<RunObservation>) = observations(model, r)
         .into_iter()

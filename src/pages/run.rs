@@ -42,6 +42,7 @@ pub(super) fn list<'a>(
         let k = cx.key(&path, &|| {
             let mut m = cx.listing(&model.citations[r]);
             m.push(run.content_hash);
+            m.push(super::observed::run_key(model, r));
             m
         });
         let mut failed = None;

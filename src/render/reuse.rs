@@ -140,6 +140,18 @@ impl<'s> Reuse<'s> {
             // each symptom: they decide the states of every version page,
             // matrix and export, and the run and finding pages list them.
             (&model.observations, &model.symptom_findings),
+            // The titles and setup names of the runs that observed any
+            // symptom: finding pages and version cards name those runs.
+            model
+                .runs
+                .iter()
+                .zip(&model.observations)
+                .filter(|(_, o)| !o.is_empty())
+                .map(|(r, _)| {
+                    let setups: Vec<String> = r.setups.iter().map(|s| s.name()).collect();
+                    (&r.id, &r.title, setups)
+                })
+                .collect::<Vec<_>>(),
             model.nav_engines(),
             // Whether the header links the comparisons.
             !model.comparisons.is_empty(),

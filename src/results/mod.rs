@@ -145,8 +145,9 @@ impl Fact {
 /// a result file of its own (its rows, facts and warnings).
 #[derive(Debug, Clone)]
 pub struct Report {
-    /// Where in the text it was found, for people: `lines 5–29`. (A later
-    /// reader of GitHub threads will say `comment 3, second report`.)
+    /// Where in the text it was found, for people: `lines 5–29`. (`findings
+    /// lint --from-issue` names it by its place in a thread instead:
+    /// `comment 3, second report`.)
     pub location: String,
     /// Its first and last lines, 1-based.
     pub lines: (usize, usize),
@@ -403,6 +404,7 @@ fn read_pasted(name: &str, text: &str, warnings: Vec<Warning>) -> Result<ResultF
         ..Out::default()
     };
     let mut reports = Vec::new();
+    let mut seen_facts = std::collections::HashSet::new();
     let mut tools: Vec<&'static str> = Vec::new();
     for f in found {
         let location = f.location();
@@ -416,7 +418,15 @@ fn read_pasted(name: &str, text: &str, warnings: Vec<Warning>) -> Result<ResultF
         }
         all.results.rows.extend(out.results.rows.iter().cloned());
         for fact in &out.facts {
-            if !all.facts.contains(fact) {
+            // Each distinct fact once, found by a key rather than by a
+            // search of those kept: a paste may hold thousands of reports.
+            let key = (
+                fact.name,
+                fact.value.as_ref().map(Cell::csv),
+                fact.source.clone(),
+                fact.note.clone(),
+            );
+            if seen_facts.insert(key) {
                 all.facts.push(fact.clone());
             }
         }
