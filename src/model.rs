@@ -384,6 +384,17 @@ impl Model {
         (state, source, at)
     }
 
+    /// The runs whose observations are filed under finding `i` (deciding
+    /// a version's state, or acknowledged by its record), each once per
+    /// observation: what a page or export that lists them is also made of.
+    pub fn observing_runs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.observed[i]
+            .iter()
+            .flat_map(|(_, versions)| versions.values())
+            .flat_map(|at| at.deciding().chain(at.acknowledged.iter().map(|&(o, _)| o)))
+            .map(|(r, _)| r)
+    }
+
     /// The observation `o` of run `r`.
     pub fn observation(&self, (r, k): (usize, usize)) -> &Observation {
         &self.observations[r][k]

@@ -178,6 +178,19 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
         "checks: [preemptions-read]\nsymptoms: [preemptions-unlogged]\n",
     );
     b.rebuild_and_compare("a symptom named again");
+    // A run that observed a finding's symptom is named on the finding's
+    // page, in its export and in the engine's matrix: its title, and the
+    // version it ran, which the observation counts for.
+    let pauses = "data/runs/tensorrt-llm-pauses/run.yaml";
+    b.site.edit(
+        pauses,
+        "title: Paused requests in TensorRT",
+        "title: Requests paused in TensorRT",
+    );
+    b.rebuild_and_compare("the title of a run that observed");
+    b.site
+        .edit(pauses, "version: \"1.3.0rc29\"", "version: \"1.3.0rc30\"");
+    b.rebuild_and_compare("the version an observing run ran");
 
     // The runs index is in date order: a new date moves the run.
     b.site.edit(

@@ -642,14 +642,27 @@ pub(crate) fn files(
     for chunk in all.chunks(512) {
         // Under `serve`, a finding's export is reused while its file (all
         // its fields, and the texts taken from its body: What to do, the
-        // summary), whether it is listed, and what every page reads
-        // ([`Reuse::global`]: engine versions, link targets, the base URL)
-        // are the same.
+        // summary), whether it is listed, the runs that observed its
+        // symptoms (the versions they ran, their setups) and what every
+        // page reads ([`Reuse::global`]: engine versions, link targets,
+        // the base URL, every run's observations) are the same.
         let singles: Vec<Bytes> = chunk
             .par_iter()
             .map(|&i| {
                 let f = &model.findings[i];
-                let key = ("finding json", f.content_hash, &f.path, model.listed[i]);
+                let observing: Vec<u64> = if reuse.enabled() {
+                    let runs = model.observing_runs(i);
+                    runs.map(|r| model.runs[r].content_hash).collect()
+                } else {
+                    Vec::new()
+                };
+                let key = (
+                    "finding json",
+                    f.content_hash,
+                    &f.path,
+                    model.listed[i],
+                    observing,
+                );
                 let bytes = reuse.piece(key, || {
                     let mut v = prefix.clone().into_bytes();
                     let _ = serde_json::to_writer(&mut v, &finding(model, i, &texts[i]));

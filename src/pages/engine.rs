@@ -13,7 +13,8 @@ use crate::render::templates::{self, Templates};
 use crate::render::RenderError;
 use crate::state::{Source, State};
 use crate::urls::{self, ROOT};
-use std::collections::HashMap;
+use crate::util::hash_of;
+use std::collections::{BTreeMap, HashMap};
 
 /// An engine page's template.
 const TEMPLATE: &str = "engine.html";
@@ -74,8 +75,15 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), Ren
         for n in 1..=pager.pages() {
             let path = pager.path(n);
             let (legend, cells) = (legend.clone(), cells.clone());
+            // A page is made of the findings it lists, and of the runs its
+            // observed cells name.
+            let members = || {
+                let mut m = cx.listing(&ix.findings);
+                m.push(hash_of(&cells.observed));
+                m
+            };
             batch.later(
-                cx.key(&path, &|| cx.listing(&ix.findings)),
+                cx.key(&path, &members),
                 TEMPLATE,
                 path,
                 pager.range(n).len(),
@@ -103,7 +111,7 @@ fn columns(ix: &EngineIndex) -> std::ops::Range<usize> {
 /// row and version, each cell whose state runs tested, which names its run.
 struct Cells {
     by_state: HashMap<(usize, State), String>,
-    observed: HashMap<(usize, usize), String>,
+    observed: BTreeMap<(usize, usize), String>,
 }
 
 impl Cells {
@@ -133,7 +141,7 @@ fn matrix_cells(
     };
     let mut out = Cells {
         by_state: HashMap::new(),
-        observed: HashMap::new(),
+        observed: BTreeMap::new(),
     };
     for (k, row) in ix.cells.iter().enumerate() {
         for j in columns(ix) {

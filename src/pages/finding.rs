@@ -143,6 +143,9 @@ fn key(
             .iter()
             .map(|&(r, k)| (&model.runs[r].id, &model.runs[r].title, &model.checks[r][k]))
             .collect::<Vec<_>>(),
+        // The runs that observed its symptoms, as "Observed in runs" lists
+        // them (their titles, setups and figures).
+        model.observing_runs(i).map(run).collect::<Vec<_>>(),
         // Which of its tags and models have a page (they are linked then).
         f.tags
             .iter()
