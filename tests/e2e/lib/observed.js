@@ -61,6 +61,10 @@ async function all(env) {
     H.assert((await by.count()) === 1, "F7's card does not name the run that observed it");
     const says = await f7.locator(".card-observed").innerText();
     H.assert(says.includes("22 preemptions counted by vllm:num_preemptions_total; no line of the log mentions one"), `F7's card says: ${says}`);
+    // The runs that tested F7 on this version, in the card's order, once each.
+    const runsOn = [...new Set((await f7.locator(".card-observed .obs a").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim()))];
+    H.assert(runsOn.includes("Preemptions against log lines on vLLM 0.29"), `F7's card lists ${JSON.stringify(runsOn)}`);
+    const firstHref = await f7.locator(".card-observed .obs a").first().evaluate((a) => a.href);
     const summary = await page.locator(".version-summary").innerText();
     H.assert(/1\s+Affected/.test(summary), `the summary does not count F7 as affected: ${summary}`);
 
@@ -72,11 +76,16 @@ async function all(env) {
     const link = cell.locator("a.cell-by");
     // "observed" to sight; the run's title too, to screen readers.
     const said = (await link.innerText()).replace(/\s+/g, " ").trim();
-    H.assert(said === "observed in Preemptions against log lines on vLLM 0.29", `the observed cell's link reads "${said}"`);
-    H.assert((await link.getAttribute("href")).endsWith(`runs/${s.observedRun}/`), "the observed cell does not link the run");
+    // The cell names the first run its version's card lists, and counts
+    // the others (with the shared recorded runs, one more ran on 0.29).
+    const more = runsOn.length - 1;
+    const want = `observed in ${runsOn[0]}` + (more === 0 ? "" : more === 1 ? " and 1 other run" : ` and ${more} other runs`);
+    H.assert(said === want, `the observed cell's link reads "${said}", not "${want}"`);
+    const cellHref = await link.evaluate((a) => a.href);
+    H.assert(cellHref === firstHref, `the observed cell links ${cellHref}, not the first run, ${firstHref}`);
 
     await read(page, `${s.base}findings/cache-size/`);
-    const table = page.getByRole("region", { name: "Observed in runs" });
+    const table = page.getByRole("region", { name: "Observed in runs: the runs and what each shows", exact: true });
     H.assert((await table.count()) === 1, "the finding has no \"Observed in runs\"");
     const rows = await table.locator("tbody tr").evaluateAll((rs) => rs.map((r) => r.innerText.replace(/\s+/g, " ")));
     H.assert(rows.some((r) => r.includes(v) && r.includes("affected") && r.includes("observed") && r.includes("shows it")), `Observed in runs: ${rows.join(" | ")}`);
