@@ -18,6 +18,7 @@ use crate::state::{resolve, Source, State};
 use crate::symptoms::observed::{AtVersion, FindingObserved};
 use crate::symptoms::Observation;
 use crate::urls;
+use crate::validate::RunVerdicts;
 use crate::version::Version;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -107,6 +108,10 @@ pub struct Model {
     pub version_runs: Vec<Vec<VersionRuns>>,
 }
 
+/// What validation said of a run: its checks' outcomes, its symptoms'
+/// observations.
+type Said = (Vec<Outcome>, Vec<Observation>);
+
 impl Model {
     /// Builds the model. `drafts` keeps draft findings.
     pub fn build(
@@ -114,6 +119,19 @@ impl Model {
         findings: Vec<Arc<Finding>>,
         runs: Vec<Arc<Run>>,
         drafts: bool,
+    ) -> Model {
+        Model::build_with(site, findings, runs, drafts, RunVerdicts::default())
+    }
+
+    /// [`Model::build`], taking over what validation worked out of every
+    /// run (`said`, in the order of `runs`) instead of working it out
+    /// again; where `said` does not cover the runs, it is worked out.
+    pub fn build_with(
+        site: Site,
+        findings: Vec<Arc<Finding>>,
+        runs: Vec<Arc<Run>>,
+        drafts: bool,
+        said: RunVerdicts,
     ) -> Model {
         let mut findings: Vec<Arc<Finding>> = findings
             .into_iter()
@@ -128,16 +146,29 @@ impl Model {
             })
             .collect();
         findings.sort_by_key(|f| f.id);
-        let mut runs: Vec<Arc<Run>> = runs
+        // Each run with what validation said of it, sorted together.
+        let covered = said.checks.len() == runs.len() && said.observations.len() == runs.len();
+        let mut said: Vec<Option<Said>> = if covered {
+            said.checks
+                .into_iter()
+                .zip(said.observations)
+                .map(Some)
+                .collect()
+        } else {
+            vec![None; runs.len()]
+        };
+        let mut runs: Vec<(Arc<Run>, Option<Said>)> = runs
             .into_iter()
-            .map(|mut r| {
+            .zip(said.drain(..))
+            .map(|(mut r, said)| {
                 if let Some(r) = Arc::get_mut(&mut r) {
                     r.spans = Spans::default();
                 }
-                r
+                (r, said)
             })
             .collect();
-        runs.sort_by(|a, b| a.id.cmp(&b.id));
+        runs.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+        let (runs, said): (Vec<Arc<Run>>, Vec<_>) = runs.into_iter().unzip();
         let by_id: HashMap<u32, usize> = findings
             .iter()
             .enumerate()
@@ -243,12 +274,14 @@ impl Model {
             }
         }
 
-        let checks: Vec<Vec<Outcome>> = {
+        // What each run says: validation's, or worked out here.
+        let (checks, observations): (Vec<Vec<Outcome>>, Vec<Vec<Observation>>) = {
             use rayon::prelude::*;
             let names = site.engine_names();
             runs.par_iter()
-                .map(|r| crate::checks::evaluate(r, &names))
-                .collect()
+                .zip(said)
+                .map(|(r, said)| said.unwrap_or_else(|| crate::symptoms::judge(r, &names)))
+                .unzip()
         };
         let mut check_findings: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, f) in findings.iter().enumerate() {
@@ -271,13 +304,6 @@ impl Model {
                 }
             }
         }
-        let observations: Vec<Vec<Observation>> = {
-            use rayon::prelude::*;
-            let names = site.engine_names();
-            runs.par_iter()
-                .map(|r| crate::symptoms::observe(r, &names))
-                .collect()
-        };
         let mut symptom_findings: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, f) in findings.iter().enumerate() {
             for s in &f.symptoms {

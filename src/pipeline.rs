@@ -40,13 +40,16 @@ pub fn check(root: &Path) -> (load::Loaded, Diagnostics) {
 /// Loads, validates and models the folder for the read-only commands
 /// (`list`, `show`). Returns the diagnostics instead when there are errors.
 pub fn open(root: &Path, drafts: bool) -> Result<(Model, Diagnostics), Diagnostics> {
-    let (loaded, diags) = check(root);
+    let mut loaded = load::load(root);
+    let mut diags = std::mem::take(&mut loaded.diagnostics);
+    let (found, said) = validate::validate_runs(&loaded);
+    diags.extend(found);
     if diags.has_errors() {
         return Err(diags);
     }
     match loaded.site {
         Some(site) => Ok((
-            Model::build(site, loaded.findings, loaded.runs, drafts),
+            Model::build_with(site, loaded.findings, loaded.runs, drafts, said),
             diags,
         )),
         None => Err(diags),
@@ -206,7 +209,8 @@ fn build_with(
     };
     let mut diags = std::mem::take(&mut loaded.diagnostics);
     timings.load = lap();
-    diags.extend(validate::validate(&loaded));
+    let (found, said) = validate::validate_runs(&loaded);
+    diags.extend(found);
     timings.validate = lap();
     if diags.has_errors() {
         return Err(BuildError::Invalid(diags));
@@ -226,7 +230,7 @@ fn build_with(
     let kept = session.as_ref().and_then(|s| s.templates.as_ref());
     let (templates, model) = rayon::join(
         || Templates::load_reusing(&opts.root, kept),
-        || Model::build(site, loaded.findings, loaded.runs, opts.drafts),
+        || Model::build_with(site, loaded.findings, loaded.runs, opts.drafts, said),
     );
     let templates = templates.map_err(BuildError::Templates)?;
     timings.model = lap();

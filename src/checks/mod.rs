@@ -136,11 +136,17 @@ pub fn names() -> Vec<&'static str> {
 /// not pass is shown as acknowledged, one that passes as passed (validation
 /// says the acknowledgment is not needed).
 pub fn evaluate(run: &Run, names: &BTreeMap<String, String>) -> Vec<Outcome> {
-    let ev = Evidence::of(run, names);
+    evaluate_evidence(&Evidence::of(run, names))
+}
+
+/// [`evaluate`] on a run's evidence already gathered (what the symptoms
+/// read too: the values each reads are filed once).
+pub fn evaluate_evidence(ev: &Evidence<'_>) -> Vec<Outcome> {
+    let run = ev.run;
     CHECKS
         .iter()
         .filter_map(|c| {
-            let (verdict, message, at, setups) = (c.decide)(&ev)?;
+            let (verdict, message, at, setups) = (c.decide)(ev)?;
             let ack = run
                 .acknowledged
                 .iter()

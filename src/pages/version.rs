@@ -110,11 +110,16 @@ fn page_of(
                     let note = entry.and_then(|x| f.engines[x].note.as_deref());
                     let badge = observed::badge(s, source, &e.name, v);
                     let end = observed::card_end(model, i, note, source, at);
-                    serde_json::json!({
-                        "finding": &*prepared[i].card,
-                        "source": source.as_str(),
-                        "card_html": prepared[i].card_html.at_version(&badge, &end),
-                    })
+                    // The card, its badge and its end in one string: the
+                    // template writes it as it is.
+                    object([
+                        ("id", f.id.into()),
+                        ("source", source.as_str().into()),
+                        (
+                            "card_html",
+                            prepared[i].card_html.at_version(&badge, &end).into(),
+                        ),
+                    ])
                 })
                 .collect();
             // Where the section starts: this page, or another.

@@ -135,14 +135,30 @@ pub fn names() -> Vec<&'static str> {
 /// engines' names by id, for the messages), setup by setup, in
 /// [`SYMPTOMS`]' order.
 pub fn observe(run: &Run, names: &BTreeMap<String, String>) -> Vec<Observation> {
+    observe_evidence(&Evidence::of(run, names))
+}
+
+/// What a run says of the findings: the outcomes of the checks, and the
+/// observations of the symptoms, read from one gathering of its evidence
+/// (each value both read is filed once).
+pub fn judge(
+    run: &Run,
+    names: &BTreeMap<String, String>,
+) -> (Vec<crate::checks::Outcome>, Vec<Observation>) {
     let ev = Evidence::of(run, names);
+    (crate::checks::evaluate_evidence(&ev), observe_evidence(&ev))
+}
+
+/// [`observe`] on a run's evidence already gathered.
+fn observe_evidence(ev: &Evidence<'_>) -> Vec<Observation> {
+    let run = ev.run;
     let mut out = Vec::new();
     for (i, setup) in run.setups.iter().enumerate() {
         for s in SYMPTOMS {
             if !s.engines.is_empty() && !s.engines.contains(&setup.engine.as_str()) {
                 continue;
             }
-            if let Some((outcome, says, at)) = (s.detect)(&ev, i) {
+            if let Some((outcome, says, at)) = (s.detect)(ev, i) {
                 out.push(Observation {
                     symptom: s.name,
                     setup: i,

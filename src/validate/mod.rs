@@ -46,11 +46,29 @@ use std::sync::Arc;
 
 pub use pages::{site_pages, site_paths, Pages, PathSet, VersionSet};
 
+/// What every run says, as validation works it out: each run's check
+/// outcomes and symptom observations, in the loaded order of the runs.
+/// The model takes them over rather than working them out again.
+#[derive(Default)]
+pub struct RunVerdicts {
+    /// Each run's outcomes of the checks (`crate::checks::evaluate`).
+    pub checks: Vec<Vec<crate::checks::Outcome>>,
+    /// Each run's observations of the symptoms
+    /// (`crate::symptoms::observe`).
+    pub observations: Vec<Vec<crate::symptoms::Observation>>,
+}
+
 /// Checks the relations between the loaded records.
 pub fn validate(loaded: &Loaded) -> Diagnostics {
+    validate_runs(loaded).0
+}
+
+/// [`validate`], handing on what every run says as well (empty when the
+/// folder has no site file).
+pub fn validate_runs(loaded: &Loaded) -> (Diagnostics, RunVerdicts) {
     let mut diags = Diagnostics::new();
     let Some(site) = &loaded.site else {
-        return diags;
+        return (diags, RunVerdicts::default());
     };
     check_site(site, &mut diags);
     let runs: HashMap<&str, &Run> = loaded.runs.iter().map(|r| (r.id.as_str(), &**r)).collect();
@@ -64,7 +82,16 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         .map(|f| f.heading_ids.iter().map(String::as_str).collect())
         .collect();
     let names = site.engine_names();
-    let seen = observed::observe(loaded, &names);
+    // What every run says of the findings (its checks' outcomes, its
+    // symptoms' observations), worked out once: the checks below, the
+    // contradictions, the pages a version gets and the model read it.
+    use rayon::prelude::*;
+    let (checks, observations): (Vec<_>, Vec<_>) = loaded
+        .runs
+        .par_iter()
+        .map(|r| crate::symptoms::judge(r, &names))
+        .unzip();
+    let seen = observed::Observed::of(loaded, observations);
     let (public, with_drafts) = rayon::join(
         || site_pages(site, &loaded.findings, &loaded.runs, &seen.findings, false),
         || site_pages(site, &loaded.findings, &loaded.runs, &seen.findings, true),
@@ -109,7 +136,6 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
         }
     }
     // Each record's own checks, in parallel; diagnostics stay in record order.
-    use rayon::prelude::*;
     let per_finding: Vec<Diagnostics> = loaded
         .findings
         .par_iter()
@@ -131,18 +157,23 @@ pub fn validate(loaded: &Loaded) -> Diagnostics {
     let per_run: Vec<Diagnostics> = loaded
         .runs
         .par_iter()
-        .map(|r| {
+        .zip(&checks)
+        .map(|(r, outcomes)| {
             let mut d = Diagnostics::new();
             check_run(loaded, r, &colors, &names, &mut d);
             evidence::check(r, &mut d);
-            verdicts::check(r, &names, &cited, &mut d);
+            verdicts::check(r, outcomes, &cited, &mut d);
             d
         })
         .collect();
     per_run.into_iter().for_each(|d| diags.extend(d));
     compare::check(loaded, &mut diags);
     observed::check(loaded, &seen, &names, &mut diags);
-    diags
+    let said = RunVerdicts {
+        checks,
+        observations: seen.runs,
+    };
+    (diags, said)
 }
 
 struct Ctx<'a> {

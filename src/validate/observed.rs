@@ -24,16 +24,13 @@ pub(super) struct Observed {
     pub(super) findings: Vec<FindingObserved>,
 }
 
-/// Observes every run, and files what it shows under the findings.
-pub(super) fn observe(loaded: &Loaded, names: &BTreeMap<String, String>) -> Observed {
-    use rayon::prelude::*;
-    let runs: Vec<Vec<Observation>> = loaded
-        .runs
-        .par_iter()
-        .map(|r| symptoms::observe(r, names))
-        .collect();
-    let findings = by_finding(&loaded.findings, &loaded.runs, &runs);
-    Observed { runs, findings }
+impl Observed {
+    /// Files what every run observed (`runs`, in the loaded order) under
+    /// the findings.
+    pub(super) fn of(loaded: &Loaded, runs: Vec<Vec<Observation>>) -> Observed {
+        let findings = by_finding(&loaded.findings, &loaded.runs, &runs);
+        Observed { runs, findings }
+    }
 }
 
 /// The contradictions between the runs and the findings, and the

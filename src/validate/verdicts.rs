@@ -42,13 +42,12 @@ pub(crate) fn see(ids: Option<&Vec<u32>>) -> String {
 
 pub(super) fn check(
     run: &Run,
-    names: &BTreeMap<String, String>,
+    outcomes: &[checks::Outcome],
     cited: &BTreeMap<String, Vec<u32>>,
     diags: &mut Diagnostics,
 ) {
-    let outcomes = checks::evaluate(run, names);
     let dir = run.path.parent().unwrap_or(std::path::Path::new(""));
-    for o in &outcomes {
+    for o in outcomes {
         if o.verdict != Verdict::Flagged {
             continue;
         }
