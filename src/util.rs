@@ -1,5 +1,6 @@
-//! Helpers every stage shares, below them all: hashing, and escaping text
-//! for HTML, XML and inline JSON. They know nothing of records or pages.
+//! Helpers every stage shares, below them all: hashing, escaping text
+//! for HTML, XML and inline JSON, and a list in words. They know nothing
+//! of records or pages.
 
 /// A hash of `parts` (within one process; never stored). foldhash is
 /// several times faster than the standard SipHash on the long texts hashed
@@ -7,6 +8,21 @@
 pub fn hash_of(parts: impl std::hash::Hash) -> u64 {
     use std::hash::BuildHasher;
     foldhash::quality::FixedState::with_seed(0x5eed).hash_one(parts)
+}
+
+/// "a, b and c"; "a, x; b, y and c, z" where an item holds a comma (the
+/// reports of a paste: "comment 3, second report").
+pub fn and_list(items: &[String]) -> String {
+    let sep = if items.iter().any(|i| i.contains(',')) {
+        "; "
+    } else {
+        ", "
+    };
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(sep)),
+    }
 }
 
 /// Escapes text for HTML content and attribute values.

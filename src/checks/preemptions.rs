@@ -6,6 +6,7 @@
 
 use super::evidence::{figure, Evidence, Place, Value};
 use super::{Check, Decided, Verdict, UNKNOWN_ENGINE};
+use crate::util::and_list;
 
 pub(super) const CHECK: Check = Check {
     name: "preemptions-read",
@@ -138,19 +139,4 @@ fn decide(ev: &Evidence<'_>) -> Option<Decided> {
         at,
         about,
     ))
-}
-
-/// "a, b and c"; "a, x; b, y and c, z" where a name holds a comma (the
-/// reports of a paste: "comment 3, second report").
-fn and_list(items: &[String]) -> String {
-    let sep = if items.iter().any(|i| i.contains(',')) {
-        "; "
-    } else {
-        ", "
-    };
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(sep)),
-    }
 }

@@ -30,6 +30,7 @@ pub use crate::issue::ANSWER_MARKER;
 use crate::results::vocabulary::ResultCol as R;
 use crate::results::Columns;
 use crate::symptoms::Outcome as Seen;
+use crate::util::and_list;
 use std::fmt::Write as _;
 
 /// The most reports the table lists: a comment on GitHub holds at most
@@ -353,20 +354,6 @@ fn capped(mut names: Vec<String>) -> Vec<String> {
         names.push(format!("{} more", crate::figures::number(more as f64)));
     }
     names
-}
-
-/// "a, b and c"; with semicolons where an item holds a comma.
-fn and_list(items: &[String]) -> String {
-    let sep = if items.iter().any(|i| i.contains(',')) {
-        "; "
-    } else {
-        ", "
-    };
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(sep)),
-    }
 }
 
 /// A verdict's message without "cannot tell: ", and without the name of

@@ -162,42 +162,60 @@ pub(super) struct RunObserved {
     unsure: Vec<RunObservation>,
 }
 
-/// What run `r` shows of the findings' symptoms, shown first, then absent;
-/// apart, what it cannot tell.
 /// A hash of what [`of_run`] reads of the findings beside the run's own
 /// file and the observations (which every page's key holds): the address
 /// of each finding naming a symptom the run observed, and its state on the
 /// version the run's setup ran. A record whose versions change changes the
 /// run's page without the run changing.
 pub(super) fn run_key(model: &Model, r: usize) -> u64 {
-    let run = &model.runs[r];
-    let mut parts: Vec<(&str, Option<&'static str>, Option<&'static str>)> = Vec::new();
-    for o in &model.observations[r] {
-        let Some(naming) = model.symptom_findings.get(o.symptom) else {
-            continue;
-        };
-        let setup = &run.setups[o.setup];
-        let version = setup
-            .version
-            .as_deref()
-            .and_then(|v| Version::parse(v).ok());
+    let mut parts: Vec<(&str, Option<(&'static str, &'static str)>)> = Vec::new();
+    for (o, version, naming) in named(model, r) {
+        let engine = &model.runs[r].setups[o.setup].engine;
         for &i in naming {
-            let f = &model.findings[i];
-            let state = f
-                .engines
-                .iter()
-                .position(|x| x.engine == setup.engine)
-                .zip(version.as_ref())
-                .map(|(e, v)| {
-                    let (state, source, _) = model.state_at(i, e, v);
-                    (state.as_str(), source.as_str())
-                });
-            parts.push((&f.slug, state.map(|s| s.0), state.map(|s| s.1)));
+            let state = state_on(model, i, engine, version.as_ref())
+                .map(|(state, source)| (state.as_str(), source.as_str()));
+            parts.push((&model.findings[i].slug, state));
         }
     }
     crate::util::hash_of(parts)
 }
 
+/// The observations of run `r` whose symptom findings name, each with the
+/// version its setup ran (when it reads as one) and those findings.
+fn named(
+    model: &Model,
+    r: usize,
+) -> impl Iterator<Item = (&crate::symptoms::Observation, Option<Version>, &[usize])> {
+    let run = &model.runs[r];
+    model.observations[r].iter().filter_map(move |o| {
+        let naming = model.symptom_findings.get(o.symptom)?;
+        let version = run.setups[o.setup]
+            .version
+            .as_deref()
+            .and_then(|v| Version::parse(v).ok());
+        Some((o, version, naming.as_slice()))
+    })
+}
+
+/// Finding `i`'s state on `version` of `engine`, and where the state
+/// comes from, when it has an entry for the engine and the version is
+/// known.
+fn state_on(
+    model: &Model,
+    i: usize,
+    engine: &str,
+    version: Option<&Version>,
+) -> Option<(State, Source)> {
+    let e = model.findings[i]
+        .engines
+        .iter()
+        .position(|x| x.engine == engine)?;
+    let (state, source, _) = model.state_at(i, e, version?);
+    Some((state, source))
+}
+
+/// What run `r` shows of the findings' symptoms, shown first, then absent;
+/// apart, what it cannot tell.
 pub(super) fn of_run(model: &Model, r: usize) -> Option<RunObserved> {
     let (told, unsure): (Vec<RunObservation>, Vec<RunObservation>) = observations(model, r)
         .into_iter()
@@ -208,15 +226,8 @@ pub(super) fn of_run(model: &Model, r: usize) -> Option<RunObserved> {
 fn observations(model: &Model, r: usize) -> Vec<RunObservation> {
     let run = &model.runs[r];
     let mut out: Vec<(Outcome, RunObservation)> = Vec::new();
-    for o in &model.observations[r] {
-        let Some(naming) = model.symptom_findings.get(o.symptom) else {
-            continue;
-        };
+    for (o, version, naming) in named(model, r) {
         let setup = &run.setups[o.setup];
-        let version = setup
-            .version
-            .as_deref()
-            .and_then(|v| Version::parse(v).ok());
         let engine_name = model
             .site
             .engines
@@ -226,16 +237,15 @@ fn observations(model: &Model, r: usize) -> Vec<RunObservation> {
         let mut states = Vec::new();
         for &i in naming {
             let f = &model.findings[i];
-            let (Some(e), Some(v)) = (
-                f.engines.iter().position(|x| x.engine == setup.engine),
+            if o.outcome == Outcome::CannotTell {
+                continue;
+            }
+            let (Some((state, source)), Some(v)) = (
+                state_on(model, i, &setup.engine, version.as_ref()),
                 &version,
             ) else {
                 continue;
             };
-            if o.outcome == Outcome::CannotTell {
-                continue;
-            }
-            let (state, source, _) = model.state_at(i, e, v);
             let page = model.version_page(&setup.engine, v);
             states.push(StateView {
                 finding: format!("F{}", f.id),
