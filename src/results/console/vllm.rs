@@ -317,6 +317,19 @@ pub(super) fn read_serve(name: &str, block: &Block<'_>, cx: &Context) -> Taken {
     }
 }
 
+/// The command before a report, when it ran this report's program
+/// (`program` says whether it did, and whether as the older script), and
+/// the tool's name: `names[0]` for the script, else `names[1]`.
+fn script_or_cli<'c>(
+    cx: &'c Context,
+    program: fn(Program) -> Option<bool>,
+    names: [&'static str; 2],
+) -> (Option<&'c Command>, &'static str) {
+    let cmd = cx.command.as_ref().filter(|c| program(c.program).is_some());
+    let script = cmd.and_then(|c| program(c.program)) == Some(true);
+    (cmd, if script { names[0] } else { names[1] })
+}
+
 pub(super) fn read_throughput(name: &str, lines: &[&str], start: usize, cx: &Context) -> Taken {
     let mut f = Filling::new();
     let after = lines[start]
@@ -340,14 +353,14 @@ pub(super) fn read_throughput(name: &str, lines: &[&str], start: usize, cx: &Con
             }
         }
     }
-    let cmd = cx
-        .command
-        .as_ref()
-        .filter(|c| matches!(c.program, Program::VllmThroughput(_)));
-    let tool = match cmd.map(|c| c.program) {
-        Some(Program::VllmThroughput(true)) => "vllm benchmark_throughput.py",
-        _ => "vllm bench throughput",
-    };
+    let (cmd, tool) = script_or_cli(
+        cx,
+        |p| match p {
+            Program::VllmThroughput(script) => Some(script),
+            _ => None,
+        },
+        ["vllm benchmark_throughput.py", "vllm bench throughput"],
+    );
     let mut out = Out {
         tool,
         ..Out::default()
@@ -402,14 +415,14 @@ pub(super) fn read_latency(name: &str, lines: &[&str], start: usize, cx: &Contex
             None => break,
         }
     }
-    let cmd = cx
-        .command
-        .as_ref()
-        .filter(|c| matches!(c.program, Program::VllmLatency(_)));
-    let tool = match cmd.map(|c| c.program) {
-        Some(Program::VllmLatency(true)) => "vllm benchmark_latency.py",
-        _ => "vllm bench latency",
-    };
+    let (cmd, tool) = script_or_cli(
+        cx,
+        |p| match p {
+            Program::VllmLatency(script) => Some(script),
+            _ => None,
+        },
+        ["vllm benchmark_latency.py", "vllm bench latency"],
+    );
     let mut out = Out {
         tool,
         ..Out::default()
