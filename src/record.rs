@@ -190,6 +190,9 @@ pub struct Site {
     pub base_url: String,
     /// One-line description.
     pub description: Option<String>,
+    /// Who writes the site: the name a finding found by `us` is credited
+    /// to ("Found by"). Left out, such findings name no one.
+    pub author: Option<String>,
     /// Home page sections, in order.
     pub groups: Vec<Group>,
     /// The engines findings are about, in order.

@@ -122,16 +122,20 @@ fn finding_page_shows_facts_body_and_link_box() {
     for want in [
         "vLLM",
         "affected 0.28, 0.30",
+        // The versions the site treats as in range, as it resolves them.
+        "in range 0.29, 0.32.0 untested",
         "V1 runner only",
         "Qwen3-8B",
         "RTX 5090",
-        "Found by us",
         "17 August 2026",
         "1 September 2026",
         "kv-cache",
     ] {
         assert!(facts.contains(want), "facts box lacks {want:?}: {facts}");
     }
+    // Found by us, on a site that names no author: no one is named, least
+    // of all "us".
+    assert!(!facts.contains("Found by"), "{facts}");
     // The "What to do" section is set apart.
     let wtd = section(&html, "<section class=\"what-to-do\"", "</section>");
     assert!(text(wtd).contains("Set the cache size explicitly."));
@@ -802,5 +806,38 @@ fn the_runs_index_lists_newest_first_with_the_findings_and_engines_of_each_run()
         let list = text(section(&page(&out, p), "<ul class=\"run-list\">", "</ul>"));
         assert!(list.starts_with(title), "{p}: {list}");
         assert_eq!(list.matches(" · cited by ").count(), 1, "{p}: {list}");
+    }
+}
+
+/// "Found by" names who: the site's author for a finding found by `us`,
+/// the engine's developers for `upstream`, the community for `community`.
+#[test]
+fn found_by_names_who_found_it() {
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "site.yaml",
+        "description: A small site for tests.\n",
+        "description: A small site for tests.\nauthor: The Fixture Lab\n",
+    );
+    let out = build(&site);
+    let facts = |out: &std::path::Path| {
+        let html = std::fs::read_to_string(out.join("findings/cache-size/index.html")).unwrap();
+        text(section(&html, "<aside class=\"facts\"", "</aside>"))
+    };
+    assert!(
+        facts(&out).contains("Found by The Fixture Lab"),
+        "{}",
+        facts(&out)
+    );
+    for (who, says) in [
+        ("upstream", "Found by the vLLM developers"),
+        ("community", "Found by the community"),
+    ] {
+        let text = site.read("findings/cache-size.md");
+        let edited = text.replacen("group:", &format!("found_by: {who}\ngroup:"), 1);
+        site.write("findings/cache-size.md", &edited);
+        let out = build(&site);
+        assert!(facts(&out).contains(says), "{who}: {}", facts(&out));
+        site.write("findings/cache-size.md", &text);
     }
 }

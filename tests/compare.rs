@@ -346,12 +346,16 @@ fn a_site_comparison_and_what_changed_on_the_version_page() {
         ),
         "{version}"
     );
-    // After the sections that list findings and above the empty ones,
-    // not below their "None.".
+    // Right after what affects the version, before the findings in range
+    // and the other states: a reader about to upgrade asks both first.
     let at = |s: &str| version.find(s).expect(s);
     let changed = at("What changed since 0.29 The workloads");
-    assert!(at("1 In range, untested Not tested") < changed, "{version}");
-    assert!(changed < at("0 Mitigated The defaults"), "{version}");
+    assert!(
+        at("1 Affected Tested on this version") < changed,
+        "{version}"
+    );
+    assert!(changed < at("1 In range, untested"), "{version}");
+    assert!(changed < at("0 Mitigated: none."), "{version}");
     // The comparison is in the header of every page and on the home page.
     let home = std::fs::read_to_string(out.path().join("index.html")).unwrap();
     assert!(

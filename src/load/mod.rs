@@ -94,6 +94,7 @@ const SITE_FIELDS: &[&str] = &[
     "title",
     "base_url",
     "description",
+    "author",
     "groups",
     "engines",
     "nav_engines",

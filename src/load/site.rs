@@ -37,6 +37,7 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         }
     }
     let description = doc.opt_string(obj, "description");
+    let author = doc.opt_string(obj, "author");
     let group_values = doc.req_list(obj, "groups").unwrap_or(&[]);
     let groups = doc.kept("groups", group_values, |doc, g, path| {
         let go = doc.object(g, path, GROUP_FIELDS)?;
@@ -145,6 +146,7 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         title,
         base_url,
         description,
+        author,
         groups,
         engines,
         nav_engines,

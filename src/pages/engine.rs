@@ -192,6 +192,26 @@ fn page_of(
         .iter()
         .map(|v| vlink(model, &e.id, v))
         .collect();
+    // The same versions as a list, newest first, each with how many
+    // findings it has in each state: a version is one tap away on a phone,
+    // where the matrix is wider than the screen.
+    let version_list: Vec<serde_json::Value> = cols
+        .clone()
+        .rev()
+        .map(|j| {
+            let counts: Vec<serde_json::Value> = State::ALL
+                .iter()
+                .filter(|&&s| s != State::Unknown)
+                .filter_map(|&s| {
+                    let n = ix.cells.iter().filter(|row| row[j] == s).count();
+                    (n > 0).then(|| {
+                        serde_json::json!({"state": s.as_str(), "label": s.label(), "tested": s.is_tested(), "count": n})
+                    })
+                })
+                .collect();
+            serde_json::json!({"link": vlink(model, &e.id, &ix.versions[j]), "counts": counts})
+        })
+        .collect();
     // The versions the matrix leaves out, oldest first, each with its page.
     let older: Vec<VersionLink> = ix.versions[..cols.start]
         .iter()
@@ -244,6 +264,7 @@ fn page_of(
                 serde_json::json!({"id": e.id, "name": e.name, "color": e.color, "repo": e.repo}),
             ),
             ("versions", serde_json::json!(versions)),
+            ("version_list", version_list.into()),
             ("older_versions", serde_json::json!(older)),
             ("version_count", ix.versions.len().into()),
             ("rows", rows.into()),

@@ -7,12 +7,14 @@ use super::batch::{Batch, Job, BATCH};
 use super::view::{page, vlink, LinkView, NamedLink, VersionLink};
 use super::{redirect, run, Ctx};
 use crate::model::{ChartRef, Model, Term};
+use crate::record::{Finding, FoundBy};
 use crate::render::cards::{cards, description, Prepared};
 use crate::render::charts::ChartView;
 use crate::render::reuse::PageRef;
 use crate::render::RenderError;
+use crate::state::State;
 use crate::urls::{self, ROOT};
-use crate::util::hash_of;
+use crate::util::{and_list, hash_of};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -159,6 +161,30 @@ fn key(
     ))
 }
 
+/// Who found finding `f`, as its facts say it: the site's `author` for
+/// `us` (nothing when site.yaml names none: "us" on a page anyone may
+/// publish names no one), the developers of its engines for `upstream`,
+/// "the community" for `community`.
+fn found_by(model: &Model, f: &Finding) -> Option<String> {
+    match f.found_by {
+        FoundBy::Us => model.site.author.clone(),
+        FoundBy::Upstream => {
+            let names: Vec<String> = f
+                .engines
+                .iter()
+                .filter_map(|e| model.site.engines.iter().find(|x| x.id == e.engine))
+                .map(|e| e.name.clone())
+                .collect();
+            Some(if names.is_empty() {
+                "the engine's developers".to_string()
+            } else {
+                format!("the {} developers", and_list(&names))
+            })
+        }
+        FoundBy::Community => Some("the community".to_string()),
+    }
+}
+
 /// An engine of a finding as its facts box shows it.
 #[derive(Serialize)]
 struct FactsEngine {
@@ -173,17 +199,78 @@ struct FactsEngine {
     fixed_in: Option<VersionLink>,
     mitigated_in: Option<VersionLink>,
     note: Option<String>,
+    /// The site's versions of the engine that the site treats as in range
+    /// (untested, inside the span the record implies), as spans of
+    /// neighbouring versions.
+    in_range: Vec<Span>,
     /// The versions the runs tested where the record leaves them
     /// untested, by the state they gave them.
     observed: Vec<ObservedVersions>,
 }
 
-/// Versions runs tested, with the state they gave them.
+/// Neighbouring versions of an engine's list, the first and, for three or
+/// more, the last ("0.28 to 0.32.0"); two neighbours are two spans.
+#[derive(Serialize)]
+struct Span {
+    first: VersionLink,
+    last: Option<VersionLink>,
+}
+
+/// Versions runs tested, with the state they gave them, and the runs.
 #[derive(Serialize)]
 struct ObservedVersions {
     state: &'static str,
     label: &'static str,
     versions: Vec<VersionLink>,
+    runs: Vec<NamedLink>,
+}
+
+/// The versions of the engine of entry `e` of finding `i` that the site
+/// treats as in range (its known versions, by the rule and what the runs
+/// showed), as spans of neighbours in the engine's list of versions.
+fn in_range_spans(model: &Model, i: usize, e: usize) -> Vec<Span> {
+    let engine = &model.findings[i].engines[e].engine;
+    let Some(ix) = model
+        .engines
+        .iter()
+        .find(|ix| model.site.engines[ix.engine].id == *engine)
+    else {
+        return Vec::new();
+    };
+    let in_range: Vec<usize> = (0..ix.versions.len())
+        .filter(|&j| model.state_at(i, e, &ix.versions[j]).0 == State::InRange)
+        .collect();
+    let link = |j: usize| vlink(model, engine, &ix.versions[j]);
+    let mut spans = Vec::new();
+    let mut k = 0;
+    while k < in_range.len() {
+        let mut end = k;
+        while end + 1 < in_range.len() && in_range[end + 1] == in_range[end] + 1 {
+            end += 1;
+        }
+        match end - k {
+            0 => spans.push(Span {
+                first: link(in_range[k]),
+                last: None,
+            }),
+            1 => {
+                spans.push(Span {
+                    first: link(in_range[k]),
+                    last: None,
+                });
+                spans.push(Span {
+                    first: link(in_range[end]),
+                    last: None,
+                });
+            }
+            _ => spans.push(Span {
+                first: link(in_range[k]),
+                last: Some(link(in_range[end])),
+            }),
+        }
+        k = end + 1;
+    }
+    spans
 }
 
 /// The versions of entry `e` of finding `i` whose state runs observed,
@@ -201,13 +288,30 @@ fn observed_versions(model: &Model, i: usize, e: usize) -> Vec<ObservedVersions>
             continue;
         }
         let link = vlink(model, engine, model.version_page(engine, v));
-        match out.iter_mut().find(|o| o.state == state.as_str()) {
-            Some(o) => o.versions.push(link),
-            None => out.push(ObservedVersions {
-                state: state.as_str(),
-                label: state.label(),
-                versions: vec![link],
-            }),
+        let o = match out.iter_mut().position(|o| o.state == state.as_str()) {
+            Some(k) => &mut out[k],
+            None => {
+                out.push(ObservedVersions {
+                    state: state.as_str(),
+                    label: state.label(),
+                    versions: Vec::new(),
+                    runs: Vec::new(),
+                });
+                out.last_mut().expect("just pushed")
+            }
+        };
+        o.versions.push(link);
+        // The runs that decided it, each once, by id.
+        if let Some(at) = model.observed_at(i, e, v) {
+            for (r, _) in at.deciding() {
+                let id = &model.runs[r].id;
+                if !o.runs.iter().any(|x| x.name == *id) {
+                    o.runs.push(NamedLink {
+                        name: id.clone(),
+                        url: format!("{ROOT}{}", urls::run(id)),
+                    });
+                }
+            }
         }
     }
     out.sort_by_key(|o| o.state != "affected");
@@ -249,6 +353,7 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
                 fixed_in: e.fixed_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                 mitigated_in: e.mitigated_in.as_ref().map(|v| vlink(model, &eng.id, v)),
                 note: e.note.clone(),
+                in_range: in_range_spans(model, i, k),
                 observed: observed_versions(model, i, k),
             })
         })
@@ -306,7 +411,7 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
             "models": terms(&f.models, &model.models, urls::model),
             "hardware": f.hardware,
             "tags": terms(&f.tags, &model.tags, urls::tag),
-            "found_by": f.found_by.as_str(),
+            "found_by": found_by(model, f),
             "published": f.published.to_string(),
             "published_long": f.published.long(),
             "updated": f.updated.map(|d| d.to_string()),

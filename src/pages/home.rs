@@ -7,10 +7,12 @@
 use super::batch::{Batch, Job};
 use super::lists;
 use super::view::{object, page};
-use super::Ctx;
+use super::{observed, Ctx};
+use crate::checks::Verdict;
 use crate::markdown;
+use crate::model::Model;
 use crate::record::Status;
-use crate::render::cards::cards;
+use crate::render::cards::{cards, Prepared};
 use crate::urls::{self, ROOT};
 
 /// The home page's template.
@@ -18,6 +20,74 @@ const TEMPLATE: &str = "index.html";
 
 /// How many comparisons the home page lists; `/compare/` has them all.
 const HOME_COMPARISONS: usize = 5;
+
+/// How many of the newest findings, and of the newest runs, the home
+/// page's "Latest" lists.
+const LATEST_FINDINGS: usize = 5;
+const LATEST_RUNS: usize = 3;
+
+/// The newest runs, by date, then id: what "Latest" lists.
+fn newest_runs(model: &Model) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..model.runs.len()).collect();
+    let n = LATEST_RUNS.min(idx.len());
+    let by = |&a: &usize, &b: &usize| {
+        let (a, b) = (&model.runs[a], &model.runs[b]);
+        b.date.cmp(&a.date).then_with(|| a.id.cmp(&b.id))
+    };
+    if n < idx.len() {
+        idx.select_nth_unstable_by(n, by);
+        idx.truncate(n);
+    }
+    idx.sort_by(by);
+    idx
+}
+
+/// The home page's "Latest": the newest findings (by the date they were
+/// last updated, else published) and the newest runs, each with what it
+/// showed of the findings and how many checks flag it.
+fn latest(model: &Model, prepared: &[Prepared], runs: &[usize]) -> serde_json::Value {
+    let mut idx: Vec<usize> = model.listed().collect();
+    let date = |i: usize| {
+        let f = &model.findings[i];
+        f.updated.unwrap_or(f.published)
+    };
+    let by = |&a: &usize, &b: &usize| date(b).cmp(&date(a)).then_with(|| b.cmp(&a));
+    let n = LATEST_FINDINGS.min(idx.len());
+    if n < idx.len() {
+        idx.select_nth_unstable_by(n, by);
+        idx.truncate(n);
+    }
+    idx.sort_by(by);
+    let findings: Vec<serde_json::Value> = idx
+        .iter()
+        .map(|&i| {
+            let (f, card) = (&model.findings[i], &prepared[i].card);
+            serde_json::json!({
+                "card": &**card,
+                "date": date(i).to_string(),
+                "updated": f.updated.is_some(),
+            })
+        })
+        .collect();
+    let runs: Vec<serde_json::Value> = runs
+        .iter()
+        .map(|&r| {
+            let run = &model.runs[r];
+            let flags = model.checks[r]
+                .iter()
+                .filter(|o| o.verdict == Verdict::Flagged)
+                .count();
+            serde_json::json!({
+                "title": run.title,
+                "url": format!("{ROOT}{}", urls::run(&run.id)),
+                "date": run.date.to_string(),
+                "shows": observed::run_line(model, r),
+                "flags": flags,
+            })
+        })
+        .collect();
+    serde_json::json!({"findings": findings, "runs": runs})
+}
 
 /// Lists the home page.
 pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
@@ -40,6 +110,18 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
         let mut m = cx.all();
         for c in shown {
             m.extend(c.runs.iter().map(|&r| model.runs[r].content_hash));
+        }
+        // Which runs are the newest, and what each showed of the findings.
+        m.push(crate::util::hash_of(
+            model
+                .runs
+                .iter()
+                .map(|r| (&r.id, r.date))
+                .collect::<Vec<_>>(),
+        ));
+        for &r in &newest_runs(model) {
+            m.push(model.runs[r].content_hash);
+            m.push(observed::run_key(model, r));
         }
         m
     };
@@ -74,6 +156,7 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                     ("groups", groups.into()),
                     ("count", count.into()),
                     ("filters", home_filters(cx)),
+                    ("latest", latest(model, prepared, &newest_runs(model))),
                     ("comparisons", super::compare::listed(shown).into()),
                     ("comparisons_count", model.comparisons.len().into()),
                 ]),

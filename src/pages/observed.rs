@@ -50,16 +50,22 @@ pub(super) fn badge(state: State, source: Source, engine: &str, v: &Version) -> 
     )
 }
 
-/// One observation as a list item: what the run shows, the run, the
-/// setup, and the figures.
+/// The words for an outcome at the head of a version page's card: who
+/// showed what.
+fn shown_by(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Shown => "Shown by",
+        Outcome::Absent => "Shown absent by",
+        Outcome::CannotTell => "Not told by",
+    }
+}
+
+/// One observation as a version page's card lists it: what the run shows,
+/// the run by its id (its title is on its page; a card on a phone has a
+/// line for it), and the figures.
 fn item(model: &Model, o: ObsRef, reason: Option<&str>) -> String {
     let run = &model.runs[o.0];
     let x = model.observation(o);
-    let setup = run
-        .setups
-        .get(x.setup)
-        .map(|s| s.name())
-        .unwrap_or_default();
     let ack = reason
         .map(|r| {
             format!(
@@ -69,26 +75,33 @@ fn item(model: &Model, o: ObsRef, reason: Option<&str>) -> String {
         })
         .unwrap_or_default();
     format!(
-        "<li class=\"obs obs-{}\"><span class=\"obs-outcome\">{}</span> <a href=\"{ROOT}{}\">{}</a> <span class=\"muted\">({})</span>: {}{ack}</li>",
+        "<li class=\"obs obs-{}\"><span class=\"obs-outcome\">{}</span> <a href=\"{ROOT}{}\" title=\"{}\">{}</a>: {}{ack}</li>",
         x.outcome.as_str(),
-        shows(x.outcome),
+        shown_by(x.outcome),
         urls::run(&run.id),
         escape_html(&run.title),
-        escape_html(&setup),
+        escape_html(&run.id),
         markdown::render_inline(&x.says),
     )
 }
 
-/// What ends a finding's card on a version's page: its entry's note, and
-/// the runs on that version that observed its symptoms.
+/// What follows the advice on a finding's card on a version's page: why
+/// an untested version is in range (`why`), the entry's note, and the runs
+/// on that version that showed its symptoms (or showed them absent).
 pub(super) fn card_end(
     model: &Model,
     i: usize,
+    why: Option<&str>,
     note: Option<&str>,
-    source: Source,
     at: Option<&AtVersion>,
 ) -> String {
     let mut out = String::new();
+    if let Some(w) = why {
+        out.push_str(&format!(
+            "  <p class=\"card-why small\"><span class=\"note-label\">In range:</span> {}.</p>\n",
+            escape_html(w)
+        ));
+    }
     if let Some(n) = note {
         out.push_str(&format!(
             "  <p class=\"note card-note\"><span class=\"note-label\">Note:</span> {}</p>\n",
@@ -102,13 +115,7 @@ pub(super) fn card_end(
     if deciding.is_empty() && at.acknowledged.is_empty() {
         return out;
     }
-    let head = match source {
-        Source::Observed => "Tested by runs on this version:",
-        _ => "Runs on this version:",
-    };
-    out.push_str(&format!(
-        "  <div class=\"card-observed\"><p class=\"small\">{head}</p><ul class=\"obs-list\">"
-    ));
+    out.push_str("  <div class=\"card-observed\"><ul class=\"obs-list\">");
     for o in deciding {
         out.push_str(&item(model, o, None));
     }
@@ -385,4 +392,55 @@ pub(super) fn cell_by(model: &Model, at: &AtVersion) -> Option<NamedLink> {
         name: format!("{}{more}", first.title),
         url: format!("{ROOT}{}", urls::run(&first.id)),
     })
+}
+
+/// What run `r` showed of the findings, in a line for lists (the home
+/// page's latest runs): "shows F8 on vLLM 0.30.0; shows F10, F11 absent",
+/// the findings named by the symptoms it showed or showed absent, by the
+/// engine and version each setup ran. Empty when it showed nothing.
+pub(super) fn run_line(model: &Model, r: usize) -> String {
+    let run = &model.runs[r];
+    // (outcome, engine and version) -> finding labels, in first-seen order.
+    let mut told: Vec<(Outcome, String, Vec<String>)> = Vec::new();
+    for (o, version, naming) in named(model, r) {
+        if o.outcome == Outcome::CannotTell {
+            continue;
+        }
+        let setup = &run.setups[o.setup];
+        let engine = model
+            .site
+            .engines
+            .iter()
+            .find(|e| e.id == setup.engine)
+            .map_or(setup.engine.as_str(), |e| e.name.as_str());
+        let on = match &version {
+            Some(v) => format!("{engine} {v}"),
+            None => engine.to_string(),
+        };
+        let labels = naming.iter().map(|&i| format!("F{}", model.findings[i].id));
+        let at = match told
+            .iter_mut()
+            .find(|(x, w, _)| *x == o.outcome && *w == on)
+        {
+            Some(t) => &mut t.2,
+            None => {
+                told.push((o.outcome, on, Vec::new()));
+                &mut told.last_mut().expect("just pushed").2
+            }
+        };
+        for l in labels {
+            if !at.contains(&l) {
+                at.push(l);
+            }
+        }
+    }
+    told.sort_by_key(|(o, _, _)| *o);
+    let parts: Vec<String> = told
+        .iter()
+        .map(|(o, on, labels)| {
+            let absent = if *o == Outcome::Absent { " absent" } else { "" };
+            format!("shows {}{absent} on {on}", crate::util::and_list(labels))
+        })
+        .collect();
+    parts.join("; ")
 }

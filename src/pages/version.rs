@@ -11,9 +11,11 @@ use super::paginate::Pager;
 use super::view::{list_page, object, vlink};
 use super::{observed, Ctx};
 use crate::model::{EngineIndex, Model};
+use crate::record::EngineEntry;
 use crate::render::cards::Prepared;
 use crate::state::State;
 use crate::urls::{self, ROOT};
+use crate::util::and_list;
 use crate::version::Version;
 
 /// A version page's template.
@@ -55,10 +57,12 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
 }
 
 /// The sections of a version page, in order: each state, its heading and
-/// what it means.
+/// what it means. Affected leads: it is what a reader of the page came
+/// for. In range is folded (untested, and each says why it is in range);
+/// an empty section is one line.
 const SECTIONS: [(State, &str, &str); 6] = [
     (State::Affected, "Affected", "Tested on this version, by the finding's record or by a run of this site, and the problem showed."),
-    (State::InRange, "In range, untested", "Not tested on this version, by the record or by any run, but it lies inside the range the problem is known to span. Watch for it."),
+    (State::InRange, "In range, untested", "Not tested on this version, by the record or by any run, but inside the range the problem is known to span. Watch for them."),
     (State::Seen, "Seen, not in the engine", "The problem showed while this version ran, but it lies elsewhere: a grader, a client, a chat template or a way of measuring. Nothing follows for other versions."),
     (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
     (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
@@ -78,6 +82,75 @@ fn listed(ix: &EngineIndex, j: usize) -> Vec<(State, usize)> {
         .collect()
 }
 
+/// Why `v`, untested, lies in the range of `entry`: where the range starts
+/// (the version the record says introduced it, else the versions it was
+/// tested affected on) and where it ends (the fix, else nowhere). "tested
+/// only on 0.27.1; the range is open-ended".
+pub(super) fn in_range_why(entry: &EngineEntry, v: &Version) -> String {
+    let start = match (&entry.introduced_in, entry.affected.as_slice()) {
+        (Some(i), _) => format!("introduced in {i}"),
+        (None, [one]) if entry.clean.is_empty() => format!("tested only on {one}"),
+        (None, affected) => {
+            let mut sorted: Vec<&Version> = affected.iter().collect();
+            sorted.sort();
+            match sorted.as_slice() {
+                [] => "no tested version".to_string(),
+                [first, .., last] if sorted.len() > 4 => format!(
+                    "affected on {} tested versions, {first} to {last}",
+                    sorted.len()
+                ),
+                few => format!(
+                    "affected on {}",
+                    and_list(&few.iter().map(|v| v.to_string()).collect::<Vec<_>>())
+                ),
+            }
+        }
+    };
+    let end = match &entry.fixed_in {
+        Some(f) if v < f => format!("fixed in {f}"),
+        _ => "the range is open-ended".to_string(),
+    };
+    format!("{start}; {end}")
+}
+
+/// The counts a version page's verdict states.
+struct Verdict {
+    affected: usize,
+    /// Of the affected, those a run of the site showed on the version.
+    shown: usize,
+    in_range: usize,
+}
+
+impl Verdict {
+    /// "vLLM 0.30: 4 findings affect it, 1 of them shown by this site's
+    /// runs; 3 more are in range, untested."
+    fn words(&self, engine: &str, v: &Version) -> String {
+        let mut out = format!("{engine} {v}: ");
+        match self.affected {
+            0 => out.push_str("no finding is known to affect it"),
+            1 => out.push_str("1 finding affects it"),
+            n => out.push_str(&format!("{n} findings affect it")),
+        }
+        if self.shown > 0 {
+            let of = if self.affected == 1 {
+                "shown by this site's runs".to_string()
+            } else {
+                format!("{} of them shown by this site's runs", self.shown)
+            };
+            out.push_str(&format!(", {of}"));
+        }
+        match (self.in_range, self.affected) {
+            (0, _) => {}
+            (1, 0) => out.push_str("; 1 is in range, untested"),
+            (n, 0) => out.push_str(&format!("; {n} are in range, untested")),
+            (1, _) => out.push_str("; 1 more is in range, untested"),
+            (n, _) => out.push_str(&format!("; {n} more are in range, untested")),
+        }
+        out.push('.');
+        out
+    }
+}
+
 /// Page `n` of version `j`'s list. A list cut into pages shows on each page
 /// the sections it reaches; an empty section shows on the first.
 fn page_of(
@@ -93,6 +166,32 @@ fn page_of(
     let base = urls::version(&e.id, v.as_str());
     let pager = Pager::new(&base, items.len(), model.site.page_size);
     let range = pager.range(n);
+    // Finding `k`'s entry for the engine, its index among the finding's
+    // entries, and what the runs on this version showed under it.
+    let entry_of = |k: usize| {
+        let i = ix.findings[k];
+        let f = &model.findings[i];
+        let x = f.engines.iter().position(|x| x.engine == e.id);
+        let at = x.and_then(|x| model.observed_at(i, x, v));
+        (i, x.map(|x| &f.engines[x]), at)
+    };
+    let mut verdict = Verdict {
+        affected: 0,
+        shown: 0,
+        in_range: 0,
+    };
+    for &(s, k) in &items {
+        match s {
+            State::Affected => {
+                verdict.affected += 1;
+                if entry_of(k).2.is_some_and(|at| !at.shown.is_empty()) {
+                    verdict.shown += 1;
+                }
+            }
+            State::InRange => verdict.in_range += 1,
+            _ => {}
+        }
+    }
     let sections: Vec<serde_json::Value> = SECTIONS
         .iter()
         .map(|&(s, title, blurb)| {
@@ -102,23 +201,21 @@ fn page_of(
                 .iter()
                 .filter(|&&(x, _)| x == s)
                 .map(|&(s, k)| {
-                    let i = ix.findings[k];
+                    let (i, entry, at) = entry_of(k);
                     let f = &model.findings[i];
-                    let entry = f.engines.iter().position(|x| x.engine == e.id);
                     let source = ix.sources[k][j];
-                    let at = entry.and_then(|x| model.observed_at(i, x, v));
-                    let note = entry.and_then(|x| f.engines[x].note.as_deref());
+                    let note = entry.and_then(|x| x.note.as_deref());
+                    let why = entry
+                        .filter(|_| s == State::InRange)
+                        .map(|x| in_range_why(x, v));
                     let badge = observed::badge(s, source, &e.name, v);
-                    let end = observed::card_end(model, i, note, source, at);
+                    let end = observed::card_end(model, i, why.as_deref(), note, at);
                     // The card, its badge and its end in one string: the
                     // template writes it as it is.
                     object([
                         ("id", f.id.into()),
                         ("source", source.as_str().into()),
-                        (
-                            "card_html",
-                            prepared[i].card_html.at_version(&badge, &end).into(),
-                        ),
+                        ("card_html", prepared[i].card.compact(&badge, &end).into()),
                     ])
                 })
                 .collect();
@@ -141,7 +238,8 @@ fn page_of(
                 ("count", count.into()),
                 ("href", href.into()),
                 ("shown", shown.into()),
-                ("in_summary", (count > 0 || !optional).into()),
+                ("folded", (s == State::InRange).into()),
+                ("in_summary", (count > 0).into()),
                 ("items", on_page.into()),
             ])
         })
@@ -168,15 +266,10 @@ fn page_of(
             serde_json::json!({"title": run.title, "url": format!("{ROOT}{}", urls::run(&run.id)), "date": run.date.to_string()})
         })
         .collect();
+    // What changed since the version before, right after what affects this
+    // one: a reader about to upgrade asks both.
     let change = measured.change.as_ref().filter(|_| n == 1).map(|c| {
-        // Above the first empty section, not below a column of "None.";
-        // after the sections where none is empty.
-        let before = sections
-            .iter()
-            .find(|s| s["shown"] == true && s["items"].as_array().is_some_and(Vec::is_empty))
-            .map(|s| s["state"].clone());
         serde_json::json!({
-            "before": before,
             "earlier": c.earlier.to_string(),
             "earlier_url": format!("{ROOT}{}", urls::version(&e.id, c.earlier.as_str())),
             "comparison": super::compare::view(&c.result, model),
@@ -187,7 +280,7 @@ fn page_of(
         &pager,
         n,
         &format!("{} {}: what to watch for", e.name, v),
-        format!("Findings that affect {} {}", e.name, v),
+        verdict.words(&e.name, v),
         "version",
     );
     Job {
@@ -199,11 +292,14 @@ fn page_of(
                 serde_json::json!({"id": e.id, "name": e.name, "color": e.color, "url": format!("{ROOT}{}", urls::engine(&e.id))}),
             ),
             ("version", v.to_string().into()),
+            ("verdict", verdict.words(&e.name, v).into()),
+            ("affected", verdict.affected.into()),
             ("listed_release", released.into()),
             ("prerelease", v.is_prerelease().into()),
             ("sections", sections.into()),
             ("prev", serde_json::json!(prev)),
             ("next", serde_json::json!(next)),
+            ("paged", (pager.pages() > 1).into()),
             ("pagination", pagination),
             (
                 "runs",
@@ -216,5 +312,75 @@ fn page_of(
             ("more_runs", more.into()),
             ("change", serde_json::json!(change)),
         ]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    fn entry(affected: &[&str], introduced: Option<&str>, fixed: Option<&str>) -> EngineEntry {
+        EngineEntry {
+            engine: "vllm".into(),
+            affected: affected.iter().map(|s| v(s)).collect(),
+            clean: Vec::new(),
+            seen: Vec::new(),
+            introduced_in: introduced.map(v),
+            fixed_in: fixed.map(v),
+            mitigated_in: None,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn why_a_version_is_in_range_names_the_start_and_the_end() {
+        // F12 of the bundled site: tested on 0.27.1 alone, never fixed.
+        assert_eq!(
+            in_range_why(&entry(&["0.27.1"], None, None), &v("0.30")),
+            "tested only on 0.27.1; the range is open-ended"
+        );
+        assert_eq!(
+            in_range_why(&entry(&["0.28", "0.30"], None, Some("0.32.0")), &v("0.29")),
+            "affected on 0.28 and 0.30; fixed in 0.32.0"
+        );
+        assert_eq!(
+            in_range_why(&entry(&["0.30"], Some("0.27"), None), &v("0.29")),
+            "introduced in 0.27; the range is open-ended"
+        );
+        let many = entry(&["0.5", "0.1", "0.2", "0.3", "0.4"], None, None);
+        assert_eq!(
+            in_range_why(&many, &v("0.6")),
+            "affected on 5 tested versions, 0.1 to 0.5; the range is open-ended"
+        );
+    }
+
+    #[test]
+    fn the_verdict_says_what_affects_the_version_first() {
+        let say = |affected, shown, in_range| {
+            Verdict {
+                affected,
+                shown,
+                in_range,
+            }
+            .words("vLLM", &v("0.30"))
+        };
+        assert_eq!(
+            say(4, 1, 3),
+            "vLLM 0.30: 4 findings affect it, 1 of them shown by this site's runs; 3 more are in range, untested."
+        );
+        assert_eq!(
+            say(1, 1, 1),
+            "vLLM 0.30: 1 finding affects it, shown by this site's runs; 1 more is in range, untested."
+        );
+        assert_eq!(
+            say(0, 0, 2),
+            "vLLM 0.30: no finding is known to affect it; 2 are in range, untested."
+        );
+        assert_eq!(say(0, 0, 0), "vLLM 0.30: no finding is known to affect it.");
+        assert_eq!(say(2, 0, 0), "vLLM 0.30: 2 findings affect it.");
     }
 }

@@ -17,7 +17,7 @@ use crate::model::Model;
 use crate::record::{EngineEntry, Finding};
 use crate::state::{Source, State};
 use crate::urls::{self, ROOT};
-use crate::util::hash_of;
+use crate::util::{escape_html, hash_of};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::Arc;
@@ -293,6 +293,34 @@ fn prepare(
         search_terms: search_terms.into(),
         search_words: search_words.into(),
     })
+}
+
+impl Card {
+    /// The card as a version's page lists it, compact: the title, the
+    /// advice, `badge` (the finding's state on that version) before its
+    /// status (then labelled as the overall one), and `after` (why the
+    /// state holds, the entry's note, the runs that showed it). No summary
+    /// and no engine list: the page is about one version, and a reader
+    /// looking for what to do there wants the advice first. Written here,
+    /// not by a template macro: a site of 10,000 findings lists tens of
+    /// thousands of these, and a macro call for each cost more than the
+    /// rest of the version pages.
+    pub(crate) fn compact(&self, badge: &str, after: &str) -> String {
+        let mut out = String::with_capacity(512 + self.title_html.len() + after.len());
+        out.push_str(&format!(
+            "<article class=\"card card-compact card-{status}\" data-id=\"{id}\" data-status=\"{status}\" data-group=\"{group}\">\n  <h3 class=\"card-title\"><a href=\"{url}\"><span class=\"fid\">{label}</span> {title}</a></h3>\n  <p class=\"card-meta\"><span class=\"advice\">{advice}</span> {badge} <span class=\"status status-{status}\"><span class=\"status-overall\">overall:</span> {status}</span></p>\n",
+            status = self.status,
+            id = self.id,
+            group = escape_html(&self.group),
+            url = escape_html(&self.url),
+            label = self.label,
+            title = self.title_html,
+            advice = escape_html(&self.advice),
+        ));
+        out.push_str(after);
+        out.push_str("</article>");
+        out
+    }
 }
 
 /// The cards of `idx`, borrowed: serialized into a page's context as they

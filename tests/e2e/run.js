@@ -29,6 +29,7 @@ const bigsite = require("./lib/bigsite");
 const imported = require("./lib/imported");
 const observed = require("./lib/observed");
 const big = require("./lib/big");
+const answers = require("./lib/answers");
 
 // Findings in the generated site for the journeys on long lists.
 const BIG_FINDINGS = Number(process.env.E2E_BIG_FINDINGS || 3000);
@@ -59,12 +60,17 @@ async function main() {
   const bigInfo = bigsite.generate(bigRoot, BIG_FINDINGS);
   const importedRoot = path.join(tmp, "imported-root");
   const importedInfo = imported.generate(importedRoot);
+  // Issue 38's site: the bundled one with two recorded vLLM runs imported
+  // and compared (only with the shared recorded runs).
+  const answersRoot = path.join(tmp, "answers-root");
+  const answersInfo = answers.generate(answersRoot);
   const sites = [
     { name: "bundled", root: site.REPO, prefix: "/site/" },
     { name: "fixture", root: path.join(site.REPO, "tests", "fixtures", "minimal"), prefix: "/fixture/" },
     { name: "imported", root: importedRoot, prefix: "/imported/", ...importedInfo },
     { name: "big", root: bigRoot, prefix: "/big/", ...bigInfo },
   ];
+  if (answersInfo) sites.push({ name: "answers", root: answersRoot, prefix: "/answers/", ...answersInfo });
   for (const s of sites) {
     s.out = path.join(tmp, s.name);
     s.base = `${srv.origin}${s.prefix}`;
@@ -86,7 +92,7 @@ async function main() {
   browser = await browserLib.launch();
   // The small sites are crawled page by page; the big one is for the
   // journeys on long lists.
-  const env = { srv, browser, sites: sites.slice(0, 3), bundled: sites[0], fixture: sites[1], imported: sites[2], big: sites[3], tmp, shots: SHOTS };
+  const env = { srv, browser, sites: sites.slice(0, 3), bundled: sites[0], fixture: sites[1], imported: sites[2], big: sites[3], answers: sites[4], tmp, shots: SHOTS };
 
   // Every page of the two small sites, then every internal link and
   // fragment they hold (the big site is for the journeys on long lists).
@@ -102,6 +108,7 @@ async function main() {
   await observed.all(env);
   await journeys.comparedRuns(env);
   await big.all(env);
+  await answers.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);
 }

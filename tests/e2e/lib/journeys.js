@@ -140,7 +140,7 @@ async function all(env, found) {
     await follow(page, page.locator("th.matrix-version a").nth(col));
     H.assert((await text(page.locator("h1"))) === `${best.name} ${v.v}: what to watch for`, `version page h1: ${await text(page.locator("h1"))}`);
     // Each finding is in the section its matrix cell names; unknown ones in none.
-    const listed = await page.locator("section.version-section").evaluateAll((ss) =>
+    const listed = await page.locator(".version-section").evaluateAll((ss) =>
       ss.flatMap((s) => {
         const state = /section-([a-z-]+)/.exec(s.className)[1];
         return [...s.querySelectorAll(".card-title a")].map((a) => ({ state, url: a.href }));
@@ -154,7 +154,9 @@ async function all(env, found) {
       if (!ok) problems.push(`${r.url}: matrix says ${want}, version page lists it under ${got.join(", ") || "nothing"}`);
     }
     H.assertNone(problems, "matrix and version page disagree");
-    const first = page.locator("section.version-section:not(.is-empty) .card-title a").first();
+    // The findings in range are folded: a reader opens them first.
+    await page.evaluate(() => document.querySelectorAll("details.version-section").forEach((d) => { d.open = true; }));
+    const first = page.locator(".version-section:not(.is-empty) .card-title a").first();
     const label = await text(first.locator(".fid"));
     await follow(page, first);
     H.assert((await text(page.locator(".finding-header .fid"))) === label, `landed on a page that is not ${label}`);
@@ -425,7 +427,7 @@ function bestVersionPage(found) {
 
 /// The ids of the findings a version page lists as affected or in range.
 async function affects(page) {
-  return page.locator("section.version-section.section-affected article.card, section.version-section.section-in-range article.card")
+  return page.locator(".version-section.section-affected article.card, .version-section.section-in-range article.card")
     .evaluateAll((cs) => cs.map((c) => c.getAttribute("data-id")).sort());
 }
 

@@ -57,16 +57,19 @@ async function all(env) {
     H.assert(badge === `vLLM ${v}: affected observed`, `F7's badge on ${v} reads "${badge}"`);
     const overall = (await f7.locator(".status").innerText()).replace(/\s+/g, " ").trim().toLowerCase();
     H.assert(overall === "overall: open", `F7's own status reads "${overall}", not as the overall one`);
-    const by = f7.locator(".card-observed a", { hasText: "Preemptions against log lines on vLLM 0.29" });
+    // The card names the run by its id, its title a tooltip.
+    const by = f7.locator('.card-observed a[title="Preemptions against log lines on vLLM 0.29"]');
     H.assert((await by.count()) === 1, "F7's card does not name the run that observed it");
+    H.assert((await by.innerText()).trim() === s.observedRun, `F7's card names the run "${await by.innerText()}"`);
+    H.assert((await f7.locator(".card-observed .obs-outcome").first().innerText()).trim() === "Shown by", "F7's card does not say the run showed it");
     const says = await f7.locator(".card-observed").innerText();
     H.assert(says.includes("22 preemptions counted by vllm:num_preemptions_total; no line of the log mentions one"), `F7's card says: ${says}`);
     // The runs that tested F7 on this version, in the card's order, once each.
-    const runsOn = [...new Set((await f7.locator(".card-observed .obs a").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim()))];
+    const runsOn = [...new Set(await f7.locator(".card-observed .obs a").evaluateAll((as) => as.map((a) => a.title.replace(/\s+/g, " ").trim())))];
     H.assert(runsOn.includes("Preemptions against log lines on vLLM 0.29"), `F7's card lists ${JSON.stringify(runsOn)}`);
     const firstHref = await f7.locator(".card-observed .obs a").first().evaluate((a) => a.href);
-    const summary = await page.locator(".version-summary").innerText();
-    H.assert(/1\s+Affected/.test(summary), `the summary does not count F7 as affected: ${summary}`);
+    const verdict = (await page.locator(".version-verdict").innerText()).replace(/\s+/g, " ").trim();
+    H.assert(verdict.startsWith(`vLLM ${v}: 1 finding affects it, shown by this site's runs`), `the verdict does not count F7 as affected and shown: ${verdict}`);
 
     await read(page, `${s.base}engines/vllm/`);
     const cell = page.locator("table.matrix tbody tr", { has: page.locator("th a .fid", { hasText: "F7" }) })
@@ -120,7 +123,7 @@ async function all(env) {
     const badge = (await f8.locator(".version-state").innerText()).replace(/\s+/g, " ").trim();
     H.assert(badge === "TensorRT-LLM 1.3.0rc29: clean observed", `F8's badge reads "${badge}"`);
     const outcome = (await f8.locator(".obs-outcome").first().innerText()).trim();
-    H.assert(outcome.toLowerCase() === "shows it absent", `the run's outcome is told as "${outcome}"`);
+    H.assert(outcome === "Shown absent by", `the run's outcome is told as "${outcome}"`);
     return "F8 clean on 1.3.0rc29, observed";
   });
 }
