@@ -30,7 +30,7 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
     let id = &model.site.engines[ix.engine].id;
     for (j, v) in ix.versions.iter().enumerate() {
         let base = urls::version(id, v.as_str());
-        let items = listed(ix, j);
+        let items = listed(model, ix, j);
         let pager = Pager::new(&base, items.len(), model.site.page_size);
         for n in 1..=pager.pages() {
             let path = pager.path(n);
@@ -61,23 +61,41 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
 /// for. In range is folded (untested, and each says why it is in range);
 /// an empty section is one line.
 const SECTIONS: [(State, &str, &str); 6] = [
-    (State::Affected, "Affected", "Tested on this version, by the finding's record or by a run of this site, and the problem showed."),
+    (State::Affected, "Affected", "Tested on this version (by the record or a run of this site); the problem showed."),
     (State::InRange, "In range, untested", "Not tested on this version, by the record or by any run, but inside the range the problem is known to span. Watch for them."),
     (State::Seen, "Seen, not in the engine", "The problem showed while this version ran, but it lies elsewhere: a grader, a client, a chat template or a way of measuring. Nothing follows for other versions."),
     (State::Mitigated, "Mitigated", "The defaults of this version avoid the problem; it may remain behind a flag."),
     (State::Fixed, "Fixed before this version", "Fixed in this version or an earlier release."),
-    (State::Clean, "Clean", "Tested on this version, by the finding's record or by a run of this site, and the problem did not show."),
+    (State::Clean, "Clean", "Tested on this version (by the record or a run of this site); the problem did not show."),
 ];
 
 /// What the page of version `j` lists, in page order: each finding (its
-/// row in `ix`) with a state there, by section, then by id.
-fn listed(ix: &EngineIndex, j: usize) -> Vec<(State, usize)> {
+/// row in `ix`) with a state there, by section, then by id; among the
+/// affected, first those a run of the site showed on the version (the
+/// freshest evidence, and on that very version).
+fn listed(model: &Model, ix: &EngineIndex, j: usize) -> Vec<(State, usize)> {
+    let engine = &model.site.engines[ix.engine].id;
+    let v = &ix.versions[j];
+    let shown_here = |k: usize| {
+        let i = ix.findings[k];
+        model.findings[i]
+            .engines
+            .iter()
+            .position(|x| x.engine == *engine)
+            .and_then(|x| model.observed_at(i, x, v))
+            .is_some_and(|at| !at.shown.is_empty())
+    };
     SECTIONS
         .iter()
         .flat_map(|&(s, _, _)| {
-            (0..ix.findings.len())
-                .filter(move |&k| ix.cells[k][j] == s)
-                .map(move |k| (s, k))
+            let mut ks: Vec<usize> = (0..ix.findings.len())
+                .filter(|&k| ix.cells[k][j] == s)
+                .collect();
+            if s == State::Affected {
+                // A stable sort keeps the ids in order within each part.
+                ks.sort_by_key(|&k| !shown_here(k));
+            }
+            ks.into_iter().map(move |k| (s, k))
         })
         .collect()
 }
@@ -162,7 +180,7 @@ fn page_of(
     n: usize,
 ) -> Job {
     let e = &model.site.engines[ix.engine];
-    let items = listed(ix, j);
+    let items = listed(model, ix, j);
     let base = urls::version(&e.id, v.as_str());
     let pager = Pager::new(&base, items.len(), model.site.page_size);
     let range = pager.range(n);
