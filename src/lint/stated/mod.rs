@@ -617,7 +617,9 @@ fn after_name(s: &str) -> Option<(String, usize, bool)> {
     if at == 0 {
         return None;
     }
-    if s[at..].len() > 7 && s[at..at + 7].eq_ignore_ascii_case("version") {
+    if s.get(at..at + 7)
+        .is_some_and(|w| w.eq_ignore_ascii_case("version"))
+    {
         let (n, _) = seps(&s[at + 7..]);
         if n > 0 {
             at += 7 + n;

@@ -132,6 +132,11 @@ fn lines_of_real_issues_say_what_ran() {
         "/vllm-workspace/collect_env.py",
         "- SGLang Version: commit 947927bdb",
         "python3 -m sglang.bench_serving --backend sglang",
+        // Text that is not ASCII after a name: read, never cut inside a
+        // character.
+        "vllm 版本号版本号",
+        "vLLM: éééééééé",
+        "upgrading 版本 from é to ü",
     ] {
         assert_eq!(one(line), (None, None), "{line}");
     }
