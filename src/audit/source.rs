@@ -32,6 +32,12 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Catalog {
     /// Where they came from, in words (`the records in ./`, an address).
     pub source: String,
+    /// The site's title, as `site.yaml` (or the export) gives it.
+    pub title: String,
+    /// Where the site is published (`site.yaml`'s `base_url`, ending in
+    /// `/`; empty where the export gives none): the findings' addresses
+    /// start with it.
+    pub base_url: String,
     /// The site's engines, in `site.yaml`'s order.
     pub engines: Vec<CatalogEngine>,
     /// The listed findings (not withdrawn, superseded or draft), in the
@@ -46,6 +52,9 @@ pub struct CatalogEngine {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// Its source repository (`https://github.com/vllm-project/vllm`),
+    /// where `site.yaml` gives one.
+    pub repo: Option<String>,
     /// Python package names, normalized ([`crate::record::package_name`]).
     pub packages: Vec<String>,
     /// Image repositories, normalized ([`crate::record::image_repository`]).
@@ -118,12 +127,14 @@ impl CatalogEngine {
     fn new<'a>(
         id: &str,
         name: &str,
+        repo: Option<&String>,
         packages: impl IntoIterator<Item = &'a String>,
         images: impl IntoIterator<Item = &'a String>,
     ) -> CatalogEngine {
         CatalogEngine {
             id: id.to_string(),
             name: name.to_string(),
+            repo: repo.cloned(),
             packages: packages
                 .into_iter()
                 .map(|p| crate::record::package_name(p))
@@ -143,7 +154,7 @@ impl Catalog {
             .site
             .engines
             .iter()
-            .map(|e| CatalogEngine::new(&e.id, &e.name, &e.packages, &e.images))
+            .map(|e| CatalogEngine::new(&e.id, &e.name, e.repo.as_ref(), &e.packages, &e.images))
             .collect();
         let rank = |g: &str| model.site.groups.iter().position(|x| x.id == g);
         let mut listed: Vec<_> = model.listed().map(|i| &model.findings[i]).collect();
@@ -165,6 +176,8 @@ impl Catalog {
             .collect();
         Catalog {
             source,
+            title: model.site.title.clone(),
+            base_url: model.site.base_url.clone(),
             engines,
             findings,
         }
@@ -176,7 +189,7 @@ impl Catalog {
             .site
             .engines
             .iter()
-            .map(|e| CatalogEngine::new(&e.id, &e.name, &e.packages, &e.images))
+            .map(|e| CatalogEngine::new(&e.id, &e.name, e.repo.as_ref(), &e.packages, &e.images))
             .collect();
         let groups = &export.site.groups;
         let rank = |g: &str| groups.iter().position(|x| x.id == g);
@@ -217,6 +230,8 @@ impl Catalog {
         }
         Ok(Catalog {
             source: from.to_string(),
+            title: export.site.title.clone(),
+            base_url: export.site.base_url.clone(),
             engines,
             findings,
         })

@@ -42,6 +42,8 @@ pub(super) struct Part {
     pub(super) lines: Option<(usize, usize)>,
     /// The address of the issue's text it was found in.
     pub(super) url: Option<String>,
+    /// The issue's text it was found in, by its index in `Issue::texts`.
+    pub(super) text: Option<usize>,
     /// The tool that wrote it.
     pub(super) tool: Option<&'static str>,
     /// What the files (the report) say.
@@ -183,6 +185,7 @@ pub(super) fn folder_input(path: &Path, folder: Folder) -> Result<Input, LintErr
         report: None,
         lines: None,
         url: None,
+        text: None,
         tool: read.files.first().map(|f| f.tool),
         facts,
         results: read
@@ -261,8 +264,9 @@ enum Naming {
     /// its lines as well ("notes.txt, lines 68–110").
     File(String),
     /// A text of an issue, by its place ("comment 3"): a report of several
-    /// by its rank ("comment 3, second report"), with the text's address.
-    Issue(String, Option<String>),
+    /// by its rank ("comment 3, second report"), with the text's address
+    /// and its index in the issue's texts.
+    Issue(String, Option<String>, usize),
 }
 
 /// A file's bytes (`name` names it in messages), scrubbed, read as a
@@ -295,9 +299,9 @@ fn text_input(
             crate::figures::number(MAX_REPORTS as f64)
         )));
     }
-    let (own, url) = match naming {
-        Naming::Issue(place, url) => (place, url),
-        Naming::File(own) => (own, None),
+    let (own, url, text) = match naming {
+        Naming::Issue(place, url, k) => (place, url, Some(k)),
+        Naming::File(own) => (own, None, None),
     };
     let parts = if file.reports.len() > 1 {
         file.reports
@@ -309,12 +313,18 @@ fn text_input(
                 } else {
                     format!("{own}, {}", r.location)
                 };
-                part_of(label, Some(i + 1), Some(r.lines), url.clone(), &r.read)
+                part_of(
+                    label,
+                    Some(i + 1),
+                    Some(r.lines),
+                    (url.clone(), text),
+                    &r.read,
+                )
             })
             .collect()
     } else {
         let lines = file.reports.first().map(|r| r.lines);
-        vec![part_of(own, None, lines, url, &file)]
+        vec![part_of(own, None, lines, (url, text), &file)]
     };
     Ok(Some(Input {
         entry,
@@ -328,7 +338,7 @@ fn part_of(
     label: String,
     report: Option<usize>,
     lines: Option<(usize, usize)>,
-    url: Option<String>,
+    (url, text): (Option<String>, Option<usize>),
     read: &ResultFile,
 ) -> Part {
     Part {
@@ -336,6 +346,7 @@ fn part_of(
         report,
         lines,
         url,
+        text,
         tool: Some(read.tool),
         facts: read.facts.clone(),
         results: read.results.rows.clone(),
@@ -374,7 +385,7 @@ pub(super) fn issue_inputs(path: &Path) -> Result<(Issue, Vec<Input>), LintError
     };
     let issue = issue::read(if is_stdin(path) { "-" } else { &shown }, &bytes)?;
     let mut inputs = Vec::new();
-    for t in &issue.texts {
+    for (k, t) in issue.texts.iter().enumerate() {
         let entry = match t.place {
             issue::Place::Body => "raw/issue-body.txt".to_string(),
             issue::Place::Comment(n) => format!("raw/comment-{n}.txt"),
@@ -386,7 +397,7 @@ pub(super) fn issue_inputs(path: &Path) -> Result<(Issue, Vec<Input>), LintError
             path,
             &place,
             t.body.clone().into_bytes(),
-            Naming::Issue(place.clone(), t.url.clone()),
+            Naming::Issue(place.clone(), t.url.clone(), k),
         )? {
             inputs.push(input);
         }

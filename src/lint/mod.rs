@@ -19,10 +19,12 @@
 //! Nothing is written: the run exists only in memory, its files read where
 //! they are.
 
+pub mod cite;
 pub mod comment;
 pub mod effect;
 mod inputs;
 pub mod report;
+pub mod stated;
 
 use crate::audit::source::{Catalog, CatalogFinding};
 use crate::checks::{self, Outcome, Place, Verdict, UNKNOWN_ENGINE};
@@ -32,6 +34,7 @@ use crate::record::Run;
 use crate::results::{self, vocabulary::ResultCol, Cell, Fact, ReadError, Row};
 use crate::symptoms::{self, Observation};
 use inputs::{Folder, Input, Owned};
+use stated::{Clues, Names, Stated, Thread, Whence};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -70,6 +73,14 @@ pub struct Lint {
     pub skipped: Vec<PathBuf>,
     /// The issue read with `--from-issue`.
     pub issue: Option<IssueRead>,
+    /// The site's title.
+    pub title: String,
+    /// Where the site is published (`base_url`): the findings' addresses
+    /// start with it.
+    pub base_url: String,
+    /// The findings that apply at each engine version the runs ran on, as
+    /// `findings audit` lists them, in the order of the setups.
+    pub versions: Vec<cite::AtVersion>,
 }
 
 /// What was read of an issue.
@@ -110,6 +121,10 @@ pub struct LintSetup {
     pub engine: String,
     /// Its version, as the files or options give it.
     pub version: Option<String>,
+    /// Where its engine was read (`None` where none was).
+    pub engine_from: Option<Whence>,
+    /// Where its version was read.
+    pub version_from: Option<Whence>,
     /// Its name in the run and in messages: the file's name, or where its
     /// report was found ("notes.txt, lines 68–110", "comment 3").
     pub name: String,
@@ -154,6 +169,27 @@ impl Lint {
     /// 1 when a check flags, else 0.
     pub fn exit_status(&self) -> u8 {
         u8::from(self.flags().next().is_some())
+    }
+
+    /// The findings that name the check of `o`, about the engine of a
+    /// setup it is about (of the run's setups, for a verdict on the run as
+    /// a whole), or about none ([`cite::cites`]).
+    pub fn cited<'l>(&'l self, run: &LintRun, o: &Outcome) -> Vec<&'l CatalogFinding> {
+        let engines: Vec<&str> = if o.setups.is_empty() {
+            run.setups.iter().map(|s| s.engine.as_str()).collect()
+        } else {
+            o.setups
+                .iter()
+                .filter_map(|&i| run.setups.get(i))
+                .map(|s| s.engine.as_str())
+                .collect()
+        };
+        self.findings
+            .get(o.check)
+            .into_iter()
+            .flatten()
+            .filter(|f| cite::cites(f, engines.iter().copied()))
+            .collect()
     }
 }
 
@@ -364,6 +400,15 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         Some(path) => Some((path.clone(), inputs::issue_inputs(path)?)),
         None => None,
     };
+    let names = Names::new(
+        &catalog.engines,
+        issue.as_ref().and_then(|(_, (i, _))| i.url.as_deref()),
+    );
+    let issue_texts = issue
+        .as_ref()
+        .map(|(_, (i, _))| stated::issue_texts(&names, i))
+        .unwrap_or_default();
+    let thread = Thread::new(&issue_texts);
     if together.is_empty() && found.is_empty() && issue.is_none() {
         return Err(LintError::Usage(format!(
             "no run folder under {}: a run folder holds the files a benchmark wrote (a client's result file, inferlint's snapshots and series)",
@@ -374,7 +419,7 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
                 .join(", ")
         )));
     }
-    let names: BTreeMap<String, String> = catalog
+    let engine_names: BTreeMap<String, String> = catalog
         .engines
         .iter()
         .map(|e| (e.id.clone(), e.name.clone()))
@@ -393,21 +438,43 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         }
     }
     let named = Named {
-        engines: &names,
+        engines: &engine_names,
         checks: &findings,
         symptoms: &symptom_findings,
+        names: &names,
     };
     let mut runs = Vec::new();
     if !together.is_empty() {
-        runs.push(lint_run(opts, None, false, together, &named)?);
+        runs.push(lint_run(
+            opts,
+            None,
+            false,
+            together,
+            &named,
+            (&[], &Thread::default()),
+        )?);
     }
     for (folder, input) in found {
-        runs.push(lint_run(opts, Some(folder), false, vec![input], &named)?);
+        runs.push(lint_run(
+            opts,
+            Some(folder),
+            false,
+            vec![input],
+            &named,
+            (&[], &Thread::default()),
+        )?);
     }
     let issue = match issue {
         Some((path, (read, texts))) => {
             if !texts.is_empty() {
-                runs.push(lint_run(opts, None, true, texts, &named)?);
+                runs.push(lint_run(
+                    opts,
+                    None,
+                    true,
+                    texts,
+                    &named,
+                    (&issue_texts, &thread),
+                )?);
             }
             Some(IssueRead {
                 path,
@@ -417,23 +484,30 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         }
         None => None,
     };
+    let setups: Vec<&LintSetup> = runs.iter().flat_map(|r| &r.setups).collect();
+    let versions = cite::at_versions(catalog, &setups);
     Ok(Lint {
         runs,
         findings,
         symptom_findings,
-        engine_names: names,
+        engine_names,
         source: catalog.source.clone(),
         skipped,
         issue,
+        title: catalog.title.clone(),
+        base_url: catalog.base_url.clone(),
+        versions,
     })
 }
 
-/// What the lint looks things up in: the engines' names, and the findings
-/// that name each check and each symptom.
+/// What the lint looks things up in: the engines' names, the findings
+/// that name each check and each symptom, and the names texts give the
+/// engines by.
 struct Named<'a> {
     engines: &'a BTreeMap<String, String>,
     checks: &'a BTreeMap<String, Vec<CatalogFinding>>,
     symptoms: &'a BTreeMap<String, Vec<CatalogFinding>>,
+    names: &'a Names<'a>,
 }
 
 /// The inputs as one run, the verdicts on it of the checks the findings
@@ -444,6 +518,7 @@ fn lint_run(
     from_issue: bool,
     inputs: Vec<Input>,
     named: &Named<'_>,
+    issue: (&[Clues], &Thread),
 ) -> Result<LintRun, LintError> {
     let mut seen = std::collections::BTreeSet::new();
     for i in &inputs {
@@ -454,7 +529,8 @@ fn lint_run(
             )));
         }
     }
-    let run = as_run(opts, &inputs)?;
+    let stated = stated_parts(opts, &inputs, named.names, issue);
+    let run = as_run(&inputs, &stated)?;
     // The checks the findings name: their advice is what a flag reports.
     let outcomes = checks::evaluate(&run, named.engines)
         .into_iter()
@@ -466,12 +542,20 @@ fn lint_run(
         .collect();
     let mut setups = Vec::new();
     let mut listed = Vec::new();
+    let mut stated = stated.into_iter();
     for (k, input) in inputs.into_iter().enumerate() {
         for part in input.parts {
             let s = run.setups.get(setups.len());
+            let said = stated.next().unwrap_or_default();
+            let version = s.and_then(|s| s.version.clone());
             setups.push(LintSetup {
                 engine: s.map_or_else(|| UNKNOWN_ENGINE.to_string(), |s| s.engine.clone()),
-                version: s.and_then(|s| s.version.clone()),
+                engine_from: said
+                    .engine
+                    .filter(|_| s.is_some_and(|s| s.engine != UNKNOWN_ENGINE))
+                    .map(|e| e.whence),
+                version_from: said.version.filter(|_| version.is_some()).map(|v| v.whence),
+                version,
                 name: part.label,
                 input: k,
                 lines: part.lines,
@@ -493,10 +577,63 @@ fn lint_run(
     })
 }
 
+/// What each part of `inputs` ran on ([`stated`]): its own lines, the
+/// options, its backend, its text (a pasted text's, or the issue's: of
+/// `issue_texts`, the title first), the issue's texts in order (`thread`),
+/// the issue's repository.
+fn stated_parts(
+    opts: &LintOptions,
+    inputs: &[Input],
+    names: &Names<'_>,
+    (issue_texts, thread): (&[Clues], &Thread),
+) -> Vec<Stated> {
+    let mut out = Vec::new();
+    for input in inputs {
+        // A pasted text (not a result file, not a folder) is read for what
+        // it says around its reports; an issue's texts are read already.
+        let own = match &input.bytes {
+            Owned::File(bytes)
+                if input
+                    .parts
+                    .iter()
+                    .any(|p| p.lines.is_some() && p.text.is_none()) =>
+            {
+                Some(names.read(
+                    &inputs::label(&input.entry),
+                    &String::from_utf8_lossy(bytes),
+                ))
+            }
+            _ => None,
+        };
+        for part in &input.parts {
+            let said = |n: &str| {
+                part.facts
+                    .iter()
+                    .find(|f| f.name == n)
+                    .and_then(|f| f.value.as_ref())
+                    .map(Cell::csv)
+            };
+            // The issue's texts start with its title.
+            let mine = part.text.and_then(|k| issue_texts.get(k + 1));
+            out.push(names.resolve(
+                (
+                    said("engine").map(|e| e.replace('.', "-")),
+                    said("version").map(|v| results::site_version(&v).to_string()),
+                ),
+                (opts.engine.as_deref(), opts.version.as_deref()),
+                said("backend").as_deref(),
+                own.as_ref().or(mine),
+                thread,
+            ));
+        }
+    }
+    out
+}
+
 /// The inputs as one run, in memory, as `load` reads a run (a setup per
-/// part).
-fn as_run(opts: &LintOptions, inputs: &[Input]) -> Result<Run, LintError> {
-    let text = run_yaml(opts, inputs);
+/// part, on what `stated` says each ran on).
+fn as_run(inputs: &[Input], stated: &[Stated]) -> Result<Run, LintError> {
+    let text = run_yaml(inputs, stated);
     let dir = Path::new("data/runs/lint");
     let by_entry: BTreeMap<&str, &Owned> = inputs
         .iter()
@@ -545,7 +682,14 @@ pub fn read_run(
         engine,
         version,
     };
-    as_run(&opts, &[input])
+    let inputs = [input];
+    let stated = stated_parts(
+        &opts,
+        &inputs,
+        &Names::new(&[], None),
+        (&[], &Thread::default()),
+    );
+    as_run(&inputs, &stated)
 }
 
 /// An issue's reports as a run, as the lint reads them (none when the
@@ -566,38 +710,39 @@ pub fn read_issue_run(
         engine,
         version,
     };
-    as_run(&opts, &texts).map(Some)
+    let stated = stated_parts(
+        &opts,
+        &texts,
+        &Names::new(&[], None),
+        (&[], &Thread::default()),
+    );
+    as_run(&texts, &stated).map(Some)
 }
 
-/// The run the inputs make: a setup per part (the engine and version its
-/// files record, else the options'; an engine no one names is
-/// [`UNKNOWN_ENGINE`]), each in `results` (with the report it takes of a
-/// paste of several), every derived table.
-fn run_yaml(opts: &LintOptions, inputs: &[Input]) -> String {
+/// The run the inputs make: a setup per part (on the engine and version
+/// `stated` gives it; an engine no one names is [`UNKNOWN_ENGINE`]), each
+/// in `results` (with the report it takes of a paste of several), every
+/// derived table.
+fn run_yaml(inputs: &[Input], stated: &[Stated]) -> String {
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut y = String::from("title: lint\ndate: 2000-01-01\nsetups:\n");
-    for part in inputs.iter().flat_map(|i| &i.parts) {
-        let said = |n: &str| {
-            part.facts
-                .iter()
-                .find(|f| f.name == n)
-                .and_then(|f| f.value.as_ref())
-                .map(Cell::csv)
-        };
-        let engine = said("engine")
-            .map(|e| e.replace('.', "-"))
-            .or_else(|| opts.engine.clone())
-            .unwrap_or_else(|| UNKNOWN_ENGINE.into());
-        let version = said("version")
-            .map(|v| results::site_version(&v).to_string())
-            .or_else(|| opts.version.clone());
+    let parts = inputs.iter().flat_map(|i| &i.parts);
+    for (part, said) in parts.zip(stated) {
+        let engine = said
+            .engine
+            .as_ref()
+            .map_or(UNKNOWN_ENGINE, |e| e.value.as_str());
         y.push_str(&format!(
             "  - label: {}\n    engine: {}\n",
             q(&part.label),
-            q(&engine)
+            q(engine)
         ));
-        if let Some(v) = version.filter(|v| crate::version::Version::parse(v).is_ok()) {
-            y.push_str(&format!("    version: {}\n", q(&v)));
+        if let Some(v) = said
+            .version
+            .as_ref()
+            .filter(|v| crate::version::Version::parse(&v.value).is_ok())
+        {
+            y.push_str(&format!("    version: {}\n", q(&v.value)));
         }
     }
     y.push_str("results:\n");

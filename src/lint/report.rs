@@ -29,6 +29,11 @@ pub struct Said<'l> {
     pub setup: &'l str,
     /// What importing the run does to the finding's state at that version.
     pub effect: Option<String>,
+    /// Whether the lint cites the finding for this setup: about the
+    /// setup's engine or about none, or with an entry for it whose problem
+    /// the run shows there. The formats for people leave the others out;
+    /// JSON keeps them, marked.
+    pub cited: bool,
 }
 
 impl Said<'_> {
@@ -50,9 +55,17 @@ impl Said<'_> {
     }
 }
 
-/// Each observation of `run`, once per finding that names its symptom,
-/// shown first, then absent, then cannot tell.
+/// Each observation of `run`, once per finding that names its symptom and
+/// is cited for its setup, shown first, then absent, then cannot tell.
 pub fn observed<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
+    let mut all = observed_all(l, run);
+    all.retain(|s| s.cited);
+    all
+}
+
+/// [`observed`], the findings not cited for a setup's engine kept and
+/// marked (`cited: false`).
+pub fn observed_all<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
     let mut out = Vec::new();
     for o in &run.observations {
         let Some(setup) = run.setups.get(o.setup) else {
@@ -60,8 +73,16 @@ pub fn observed<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
         };
         let (engine, version) = (&setup.engine, &setup.version);
         let name = l.engine_names.get(engine).unwrap_or(engine);
+        // A finding about the setup's engine, or about none; and one with
+        // an entry for it whose problem the run shows there (the run is
+        // the evidence that it is about this engine too).
+        let about = |f: &&CatalogFinding| {
+            super::cite::cites(f, std::iter::once(engine.as_str()))
+                || (o.outcome == Seen::Shown && f.entries.iter().any(|e| e.engine == *engine))
+        };
         for f in l.symptom_findings.get(o.symptom).into_iter().flatten() {
             out.push(Said {
+                cited: about(&f),
                 observation: o,
                 finding: f,
                 engine: name.clone(),
@@ -177,14 +198,16 @@ fn checks_verdict(l: &Lint) -> String {
     format!("{flagged} of {runs} flagged: {}", each.join(", "))
 }
 
-fn findings_of<'l>(l: &'l Lint, o: &Outcome) -> &'l [CatalogFinding] {
-    l.findings.get(o.check).map_or(&[], Vec::as_slice)
+/// The findings a verdict cites: those that name its check, about the
+/// engine of its setups or about none ([`Lint::cited`]).
+fn findings_of<'l>(l: &'l Lint, run: &LintRun, o: &Outcome) -> Vec<&'l CatalogFinding> {
+    l.cited(run, o)
 }
 
 /// " (F8, F10)": the findings that name the check of `o`, each as `cite`
 /// writes it; nothing where no finding names it.
-fn cited(l: &Lint, o: &Outcome, cite: impl Fn(&CatalogFinding) -> String) -> String {
-    let all: Vec<String> = findings_of(l, o).iter().map(cite).collect();
+fn cited(l: &Lint, run: &LintRun, o: &Outcome, cite: impl Fn(&CatalogFinding) -> String) -> String {
+    let all: Vec<String> = findings_of(l, run, o).into_iter().map(cite).collect();
     if all.is_empty() {
         String::new()
     } else {
@@ -226,7 +249,7 @@ pub fn table(l: &Lint) -> String {
         for o in run.flags() {
             let _ = writeln!(out, "! {}  {}", o.check, run.place(o));
             let _ = writeln!(out, "    {}", o.message);
-            for f in findings_of(l, o) {
+            for f in findings_of(l, run, o) {
                 let _ = writeln!(out, "    F{:<3} {}", f.id, f.title);
                 let _ = writeln!(out, "         Advice: {}", f.advice);
                 if !f.what_to_do.is_empty() {
@@ -253,7 +276,7 @@ pub fn table(l: &Lint) -> String {
                 "{mark} {} {}{}: {}",
                 o.verdict.as_str(),
                 o.check,
-                cited(l, o, |f| format!("F{}", f.id)),
+                cited(l, run, o, |f| format!("F{}", f.id)),
                 o.message
             );
         }
@@ -301,6 +324,31 @@ pub fn table(l: &Lint) -> String {
     out
 }
 
+/// The findings at each version the runs ran on, for JSON.
+fn versions_json(l: &Lint) -> serde_json::Value {
+    let tick = |t: &str| format!("`{t}`");
+    serde_json::Value::Array(
+        l.versions
+            .iter()
+            .map(|v| {
+                serde_json::json!({
+                    "engine": v.engine,
+                    "name": v.name,
+                    "version": v.version,
+                    "engine_from": v.engine_from.as_ref().map(|w| w.words("engine")),
+                    "version_from": v.version_from.as_ref().map(|w| w.words("version")),
+                    "read_as": v.whence(&tick),
+                    "verdict": v.verdict(),
+                    "findings": v.hits.iter().map(|(state, f)| serde_json::json!({
+                        "id": f.id, "label": format!("F{}", f.id), "title": f.title,
+                        "state": state.as_str(), "advice": f.advice, "url": f.url,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
 /// JSON, for scripts (docs/checks.md describes it).
 pub fn json(l: &Lint) -> String {
     let mut checks: Vec<serde_json::Value> = Vec::new();
@@ -320,7 +368,7 @@ pub fn json(l: &Lint) -> String {
                 "report": report,
                 "url": url,
                 "setups": o.setups.iter().filter_map(|&i| run.setups.get(i).map(|s| s.name.clone())).collect::<Vec<_>>(),
-                "findings": findings_of(l, o).iter().map(|f| serde_json::json!({
+                "findings": findings_of(l, run, o).iter().map(|f| serde_json::json!({
                     "id": f.id, "label": format!("F{}", f.id), "title": f.title,
                     "advice": f.advice, "what_to_do": f.what_to_do, "url": f.url,
                 })).collect::<Vec<_>>(),
@@ -329,9 +377,10 @@ pub fn json(l: &Lint) -> String {
     }
     let mut observations: Vec<serde_json::Value> = Vec::new();
     for run in &l.runs {
-        for s in observed(l, run) {
+        for s in observed_all(l, run) {
             let f = s.finding;
             observations.push(serde_json::json!({
+                "cited": s.cited,
                 "run": run.name(),
                 "setup": s.setup,
                 "engine": run.setups[s.observation.setup].engine,
@@ -357,6 +406,8 @@ pub fn json(l: &Lint) -> String {
     };
     let v = serde_json::json!({
         "source": l.source,
+        "site": {"title": l.title, "base_url": l.base_url},
+        "versions": versions_json(l),
         "inputs": paths(&mut l.runs.iter().flat_map(|r| r.inputs.iter().map(|(_, p)| p))),
         "runs": l.runs.iter().map(|r| serde_json::json!({
             "run": r.name(),
@@ -366,6 +417,8 @@ pub fn json(l: &Lint) -> String {
                 "name": s.name,
                 "engine": s.engine,
                 "version": s.version,
+                "engine_from": s.engine_from.as_ref().map(|w| w.words("engine")),
+                "version_from": s.version_from.as_ref().map(|w| w.words("version")),
                 "tool": s.tool,
                 "lines": s.lines.map(|(a, b)| [a, b]),
                 "url": s.url,
@@ -390,7 +443,37 @@ pub fn json(l: &Lint) -> String {
 /// Markdown, for a pull-request comment or a job summary.
 pub fn markdown(l: &Lint) -> String {
     let mut out = String::from("### findings lint\n\n");
-    let _ = writeln!(out, "**{}** (findings from {}).\n", verdict(l), l.source);
+    let site = if l.base_url.is_empty() {
+        l.title.clone()
+    } else {
+        format!(
+            "[{}]({})",
+            l.title.replace('[', "\\[").replace(']', "\\]"),
+            l.base_url
+        )
+    };
+    let _ = writeln!(out, "**{}** (findings of {site}).\n", verdict(l));
+    for v in &l.versions {
+        let _ = writeln!(out, "**{}**: {}.\n", v.head(), v.verdict());
+        let whence = v.whence(&|t: &str| format!("`{t}`"));
+        if !whence.is_empty() {
+            let _ = writeln!(out, "Read as {whence}.\n");
+        }
+        for (state, f) in &v.hits {
+            let _ = writeln!(
+                out,
+                "- **{}** [F{}: {}]({}): {}.",
+                state.label(),
+                f.id,
+                f.title.replace('[', "\\[").replace(']', "\\]"),
+                f.url,
+                f.advice.trim_end_matches('.')
+            );
+        }
+        if !v.hits.is_empty() {
+            out.push('\n');
+        }
+    }
     for (heading, run) in runs(l) {
         if let Some(h) = heading {
             let _ = writeln!(out, "#### `{h}`\n");
@@ -420,7 +503,7 @@ pub fn markdown(l: &Lint) -> String {
                 spot => format!("`{spot}`"),
             };
             let _ = writeln!(out, "- **`{}`** ({at}): {}", o.check, o.message);
-            for f in findings_of(l, o) {
+            for f in findings_of(l, run, o) {
                 let _ = write!(
                     out,
                     "  - [F{}: {}]({}): {}.",
@@ -447,7 +530,7 @@ pub fn markdown(l: &Lint) -> String {
                     out,
                     "| `{}`{} | {} | {} |",
                     o.check,
-                    cited(l, o, |f| format!("[F{}]({})", f.id, f.url)),
+                    cited(l, run, o, |f| format!("[F{}]({})", f.id, f.url)),
                     o.verdict.as_str(),
                     o.message.replace('|', "\\|")
                 );
@@ -491,7 +574,7 @@ pub fn github(l: &Lint) -> String {
     let mut out = String::new();
     for (run, o) in l.flags() {
         let spot = run.place(o);
-        let see: Vec<String> = findings_of(l, o)
+        let see: Vec<String> = findings_of(l, run, o)
             .iter()
             .map(|f| format!("F{}", f.id))
             .collect();
@@ -501,7 +584,7 @@ pub fn github(l: &Lint) -> String {
             format!("{} (see {})", o.check, see.join(", "))
         };
         let mut message = o.message.clone();
-        for f in findings_of(l, o) {
+        for f in findings_of(l, run, o) {
             let _ = write!(message, "\nF{}: {}\nAdvice: {}", f.id, f.title, f.advice);
             if !f.what_to_do.is_empty() {
                 let _ = write!(message, "\nWhat to do: {}", f.what_to_do);

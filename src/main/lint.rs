@@ -50,6 +50,12 @@ pub(crate) fn lint(
         // Nothing when no report was read: nothing to answer.
         LintFormat::GithubComment => lint::comment::comment(&done),
     };
+    // A comment to post whose links lead nowhere: say so, and post it.
+    if format == LintFormat::GithubComment && !text.is_empty() {
+        if let Some(why) = lint::comment::placeholder(&catalog.base_url) {
+            eprintln!("{} {why}", ui.paint("warning:", "1;33"));
+        }
+    }
     print!("{text}");
     Ok(ExitCode::from(done.exit_status()))
 }

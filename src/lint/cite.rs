@@ -1,0 +1,286 @@
+//! Which findings a lint cites, and what it leads with.
+//!
+//! A finding is cited for a report only when it is about the report's
+//! engine, or about no engine in particular: a vLLM report that lost a
+//! request is not answered with NInfer's admission cap, nor an SGLang one
+//! with TensorRT-LLM's gauge. A finding is about an engine when its entry
+//! for it says the problem showed there (`affected`, `seen`, a version it
+//! was introduced, fixed or mitigated in) or the site's runs observed it
+//! there; an entry beside it that only compares (a note, `clean`
+//! versions) is not.
+//! A finding that says the problem of no engine is about none in
+//! particular. Where no entry says the problem showed anywhere, an entry
+//! that names no version at all says so of its engine (NInfer's, whose
+//! versions nobody knows), and one that only lists clean versions does
+//! not. Where a report's engine is not known, nothing is left out.
+//!
+//! Where a report's version is known, the findings that apply to it come
+//! first, as `findings audit` lists them ([`crate::audit::audit`]: the
+//! same states, in the same order): [`AtVersion`].
+
+use super::stated::{whence_words, Whence};
+use super::LintSetup;
+use crate::audit::source::{Catalog, CatalogFinding};
+use crate::audit::{self, FailOn, Pin};
+use crate::checks::UNKNOWN_ENGINE;
+use crate::state::State;
+use crate::version::Version;
+
+/// Whether an entry says the problem showed on its engine.
+fn claims(e: &crate::record::EngineEntry) -> bool {
+    !e.affected.is_empty()
+        || !e.seen.is_empty()
+        || e.introduced_in.is_some()
+        || e.fixed_in.is_some()
+        || e.mitigated_in.is_some()
+}
+
+/// Whether `f` is about `engine` (its id): its entry for it says the
+/// problem showed there, or the site's runs observed it there; where no
+/// entry says so of any engine, an entry that names no version at all
+/// (a note, on an engine whose versions nobody knows) does.
+pub fn about(f: &CatalogFinding, engine: &str) -> bool {
+    let observed = f
+        .observed
+        .iter()
+        .any(|(e, _, s)| e == engine && matches!(s, State::Affected | State::Seen));
+    if observed {
+        return true;
+    }
+    let Some(entry) = f.entries.iter().find(|e| e.engine == engine) else {
+        return false;
+    };
+    if f.entries.iter().any(claims) {
+        claims(entry)
+    } else {
+        entry.clean.is_empty()
+    }
+}
+
+/// Whether `f` says its problem of no engine.
+pub fn about_none(f: &CatalogFinding) -> bool {
+    !f.entries.iter().any(|e| about(f, &e.engine))
+        && !f
+            .observed
+            .iter()
+            .any(|(_, _, s)| matches!(s, State::Affected | State::Seen))
+}
+
+/// Whether `f` is cited for reports on `engines`: about one of them, or
+/// about none; always where one engine is not known.
+pub fn cites<'e>(f: &CatalogFinding, mut engines: impl Iterator<Item = &'e str>) -> bool {
+    let mut any = false;
+    let mut hit = false;
+    for e in engines.by_ref() {
+        any = true;
+        if e == UNKNOWN_ENGINE || about(f, e) {
+            hit = true;
+            break;
+        }
+    }
+    hit || !any || about_none(f)
+}
+
+/// The findings that apply at one version the reports ran on.
+#[derive(Debug, Clone)]
+pub struct AtVersion {
+    /// The engine's id.
+    pub engine: String,
+    /// Its name on the site.
+    pub name: String,
+    /// The version, as the reports' source wrote it.
+    pub version: String,
+    /// Where the engine was read, for the first report on this version.
+    pub engine_from: Option<Whence>,
+    /// Where the version was read.
+    pub version_from: Option<Whence>,
+    /// Each finding that applies (affected, in range, seen, mitigated),
+    /// with its state there, most severe first, as `findings audit` lists
+    /// them.
+    pub hits: Vec<(State, CatalogFinding)>,
+    /// The findings with an entry for the engine that say nothing to act
+    /// on at this version (fixed, clean, unknown).
+    pub rest: usize,
+}
+
+impl AtVersion {
+    /// "vLLM 0.30.0".
+    pub fn head(&self) -> String {
+        format!("{} {}", self.name, self.version)
+    }
+
+    /// Where the engine and version were read, what was read written by
+    /// `code`: "vLLM 0.30.0, both from `vLLM Version: 0.30.0` in the issue
+    /// body".
+    pub fn whence(&self, code: &dyn Fn(&str) -> String) -> String {
+        whence_words(
+            &self.name,
+            self.version_from
+                .as_ref()
+                .map(|w| (self.version.as_str(), w)),
+            self.engine_from.as_ref(),
+            code,
+        )
+    }
+
+    /// Whether setup `s` ran this version.
+    pub fn ran(&self, s: &LintSetup) -> bool {
+        s.engine == self.engine
+            && s.version
+                .as_deref()
+                .is_some_and(|v| Version::parse(v).ok() == Version::parse(&self.version).ok())
+    }
+
+    /// How many findings apply in `state`.
+    pub fn count(&self, state: State) -> usize {
+        self.hits.iter().filter(|(s, _)| *s == state).count()
+    }
+
+    /// "3 findings affect it; 4 in range, untested; 1 mitigated", "no
+    /// finding applies to it": the listing in a line.
+    pub fn verdict(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for (state, one, many) in [
+            (State::Affected, "affects it", "affect it"),
+            (State::InRange, "in range, untested", "in range, untested"),
+            (State::Seen, "seen on it", "seen on it"),
+            (State::Mitigated, "mitigated", "mitigated"),
+        ] {
+            let n = self.count(state);
+            if n == 0 {
+                continue;
+            }
+            let words = if n == 1 { one } else { many };
+            parts.push(match (parts.is_empty(), n) {
+                (true, 1) => format!("1 finding {words}"),
+                (true, n) => format!("{n} findings {words}"),
+                (false, n) => format!("{n} {words}"),
+            });
+        }
+        if parts.is_empty() {
+            "no finding applies to it".into()
+        } else {
+            parts.join("; ")
+        }
+    }
+}
+
+/// The findings that apply at each engine version `setups` ran on (in
+/// their order, each once), as `findings audit` lists them; a setup whose
+/// engine the site does not have, or whose version does not parse, has
+/// none.
+pub(super) fn at_versions(catalog: &Catalog, setups: &[&LintSetup]) -> Vec<AtVersion> {
+    let mut out: Vec<AtVersion> = Vec::new();
+    for s in setups {
+        let (engine, Some(version)) = (&s.engine, &s.version) else {
+            continue;
+        };
+        let Some(i) = catalog.engine(engine) else {
+            continue;
+        };
+        let Ok(v) = Version::parse(version) else {
+            continue;
+        };
+        if out
+            .iter()
+            .any(|a| a.engine == *engine && Version::parse(&a.version).is_ok_and(|x| x == v))
+        {
+            continue;
+        }
+        let pin = Pin {
+            engine: i,
+            version: v,
+            file: None,
+            line: 0,
+            text: format!("{engine}=={version}"),
+        };
+        let done = audit::audit(catalog, vec![pin], Vec::new(), Vec::new(), FailOn::InRange);
+        let Some(d) = done.deployments.into_iter().next() else {
+            continue;
+        };
+        let (hits, rest): (Vec<_>, Vec<_>) = d.hits.into_iter().partition(audit::Hit::applies);
+        out.push(AtVersion {
+            engine: engine.clone(),
+            name: catalog.engines[i].name.clone(),
+            version: version.clone(),
+            engine_from: s.engine_from.clone(),
+            version_from: s.version_from.clone(),
+            hits: hits
+                .into_iter()
+                .map(|h| (h.state, catalog.findings[h.finding].clone()))
+                .collect(),
+            rest: rest.len(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::EngineEntry;
+
+    fn finding(entries: Vec<EngineEntry>) -> CatalogFinding {
+        CatalogFinding {
+            id: 1,
+            title: "t".into(),
+            status: "open".into(),
+            advice: "a".into(),
+            what_to_do: String::new(),
+            url: "u".into(),
+            entries,
+            checks: Vec::new(),
+            symptoms: Vec::new(),
+            observed: Vec::new(),
+        }
+    }
+
+    fn entry(engine: &str, affected: &[&str], clean: &[&str]) -> EngineEntry {
+        EngineEntry {
+            engine: engine.into(),
+            affected: affected
+                .iter()
+                .map(|v| Version::parse(v).unwrap())
+                .collect(),
+            clean: clean.iter().map(|v| Version::parse(v).unwrap()).collect(),
+            seen: Vec::new(),
+            introduced_in: None,
+            fixed_in: None,
+            mitigated_in: None,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn an_entry_that_only_compares_is_not_about_its_engine() {
+        // F15 as the bundled site has it: NInfer's (a note), vLLM clean.
+        let f15 = finding(vec![
+            entry("ninfer", &[], &[]),
+            entry("vllm", &[], &["0.27.1"]),
+        ]);
+        assert!(!about(&f15, "vllm"));
+        assert!(about(&f15, "ninfer"));
+        assert!(!cites(&f15, ["vllm"].into_iter()));
+        assert!(!about_none(&f15));
+        // No entry: about no engine, cited everywhere.
+        assert!(about_none(&finding(Vec::new())));
+        assert!(cites(&finding(Vec::new()), ["sglang"].into_iter()));
+        // F10: TensorRT-LLM affected, vLLM a note.
+        let f10 = finding(vec![
+            entry("tensorrt-llm", &["1.3.0rc29"], &[]),
+            entry("vllm", &[], &[]),
+        ]);
+        assert!(about(&f10, "tensorrt-llm"));
+        assert!(!cites(&f10, ["vllm"].into_iter()));
+        assert!(cites(&f10, ["sglang", "tensorrt-llm"].into_iter()));
+        assert!(cites(&f10, [UNKNOWN_ENGINE].into_iter()));
+        // What the site's runs observed counts.
+        let mut seen = f15.clone();
+        seen.observed.push((
+            "vllm".into(),
+            Version::parse("0.30").unwrap(),
+            State::Affected,
+        ));
+        assert!(about(&seen, "vllm"));
+    }
+}
