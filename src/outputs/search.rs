@@ -46,7 +46,7 @@ pub const SCHEMA_VERSION: u32 = 2;
 pub const FIELDS: [&str; 5] = ["title", "advice", "terms", "summary", "body"];
 
 /// A shard over this many bytes is split by one more letter.
-pub const SHARD_BYTES: usize = 48 * 1024;
+pub const SHARD_BYTES: usize = 16 * 1024;
 
 /// The letters a shard key starts with, before any split.
 const KEY_CHARS: usize = 2;
