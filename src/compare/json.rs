@@ -53,9 +53,8 @@ pub fn json(c: &Comparison) -> String {
         .enumerate()
         .map(|(w, workload)| {
             let rows: Vec<Value> = c
-                .rows
+                .rows_of(w)
                 .iter()
-                .filter(|r| r.workload == w)
                 .map(|r| {
                     let shown = r.shown(c.metrics[r.metric].unit.as_deref());
                     json!({

@@ -491,6 +491,15 @@ impl Comparison {
         self.rows.is_empty()
     }
 
+    /// The rows of workload `w`: the rows are in workload order, so they
+    /// are found by halving, not by a pass over every row (a comparison
+    /// of thousands of workloads lists each in time linear overall).
+    pub fn rows_of(&self, w: usize) -> &[Row] {
+        let start = self.rows.partition_point(|r| r.workload < w);
+        let end = self.rows.partition_point(|r| r.workload <= w);
+        &self.rows[start..end]
+    }
+
     /// Whether some change is untested (one measurement each).
     pub fn has_untested(&self) -> bool {
         self.rows

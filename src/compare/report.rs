@@ -141,7 +141,7 @@ pub fn table(c: &Comparison) -> String {
                 }
             }))
             .collect()];
-        for row in c.rows.iter().filter(|r| r.workload == w) {
+        for row in c.rows_of(w) {
             let shown = row.shown(c.metrics[row.metric].unit.as_deref());
             let mut line = vec![c.metrics[row.metric].label.clone()];
             line.extend((0..c.sides.len()).map(|s| value(c, row, &shown, s)));
@@ -281,7 +281,7 @@ pub fn markdown(c: &Comparison) -> String {
             rule.push_str("---|");
         }
         let _ = writeln!(out, "{head}\n{rule}");
-        for row in c.rows.iter().filter(|r| r.workload == w) {
+        for row in c.rows_of(w) {
             let shown = row.shown(c.metrics[row.metric].unit.as_deref());
             let _ = write!(out, "| {} |", esc(&c.metrics[row.metric].label));
             for s in 0..c.sides.len() {

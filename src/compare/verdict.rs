@@ -50,11 +50,10 @@ impl Verdict {
 }
 
 fn over(c: &Comparison, w: Option<usize>) -> Verdict {
-    let rows: Vec<&Row> = c
-        .rows
-        .iter()
-        .filter(|r| w.is_none_or(|w| r.workload == w))
-        .collect();
+    let rows: Vec<&Row> = match w {
+        Some(w) => c.rows_of(w).iter().collect(),
+        None => c.rows.iter().collect(),
+    };
     let mut v = Verdict::default();
     for ch in rows.iter().flat_map(|r| r.changes.iter().flatten()) {
         match ch.direction {
@@ -92,10 +91,16 @@ pub fn labels(c: &Comparison) -> Vec<String> {
             _ => None,
         })
         .collect();
+    // Counted once, so that a paste of thousands of reports is named in
+    // one pass.
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for l in own.iter().flatten() {
+        *count.entry(l.as_str()).or_default() += 1;
+    }
     own.iter()
         .zip(&c.sides)
         .map(|(o, s)| match o {
-            Some(l) if own.iter().filter(|x| x.as_ref() == Some(l)).count() == 1 => l.clone(),
+            Some(l) if count.get(l.as_str()) == Some(&1) => l.clone(),
             _ => s.name.clone(),
         })
         .collect()

@@ -121,7 +121,7 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
                     "heading": workload.line(),
                     "first": "Metric",
                     "notes": notes(w, None),
-                    "rows": c.rows.iter().filter(|r| r.workload == w).map(|r| row(r, c.metrics[r.metric].label.clone())).collect::<Vec<_>>(),
+                    "rows": c.rows_of(w).iter().map(|r| row(r, c.metrics[r.metric].label.clone())).collect::<Vec<_>>(),
                 })
             })
             .collect()

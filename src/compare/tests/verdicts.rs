@@ -464,3 +464,65 @@ fn sides_are_named_by_engine_and_version_unless_two_share_them() {
         .words
         .contains(" SGLang 0.5.20 against vLLM 0.28.0: "));
 }
+
+#[test]
+fn thousands_of_workloads_and_sides_are_said_in_one_pass() {
+    // 20,000 workloads (concurrencies) on two sides, the second 10% slower
+    // at each; then 5,000 sides of one workload. The verdicts and the
+    // names take time linear in them: a pass over every row for each
+    // workload, or over every side for each side, took minutes here.
+    let throughput = vec![result_metric("output_throughput").unwrap()];
+    let at = |c: usize, t: f64| ResultRow {
+        cells: vec![
+            ("model", "m".into()),
+            ("max_concurrency", c.to_string()),
+            ("request_rate", "inf".into()),
+            ("output_throughput", t.to_string()),
+        ],
+        requested: [None, None],
+    };
+    let n = 20_000;
+    let rows = |t: f64| (1..=n).map(|c| at(c, t)).collect::<Vec<_>>();
+    let (a, b) = (rows(100.0), rows(90.0));
+    let side = |name: &str, rows: &[ResultRow]| {
+        let mut s = Side::of_rows(
+            format!("vLLM {name}"),
+            Some("vllm".into()),
+            Some(name.into()),
+            rows.iter()
+                .map(|r| (r, "f".to_string(), Context::default())),
+            &throughput,
+        );
+        s.engine_name = Some("vLLM".into());
+        s
+    };
+    let c = compare(
+        &[side("0.29", &a), side("0.30", &b)],
+        &throughput,
+        Options::default(),
+    );
+    assert_eq!(c.workloads.len(), n);
+    let v = Verdict::of(&c);
+    assert_eq!((v.worse, v.untested), (n, n));
+    assert_eq!(
+        v.words,
+        format!("vLLM 0.30 against 0.29: worse on all {n} workloads (asked for 1 at once −10%, asked for 2 at once −10%, …); each side measured each workload once, so no change is tested against noise.")
+    );
+    let last: Vec<Verdict> = (n - 2..n).map(|w| Verdict::of_workload(&c, w)).collect();
+    assert!(last.iter().all(|v| (v.worse, v.untested) == (1, 1)));
+    assert_eq!(c.rows_of(n - 1).len(), 1);
+    let table = report::table(&c);
+    assert!(
+        table.contains("\nm · asked for 20,000 at once · rate unlimited\n"),
+        "{}",
+        &table[table.len() - 400..]
+    );
+    // Sides of one name, thousands of them: none alone has its engine and
+    // version, so each keeps its own name.
+    let one = [at(32, 100.0)];
+    let many: Vec<Side> = (0..5_000).map(|_| side("0.30", &one)).collect();
+    let c = compare(&many, &throughput, Options::default());
+    let names = labels(&c);
+    assert_eq!(names.len(), 5_000);
+    assert!(names.iter().all(|l| l == "vLLM 0.30"));
+}
