@@ -4,18 +4,22 @@
 //! of its own (a pasted text of several reports, `-` for standard input
 //! included, a side per report); and with `--from-issue`, each report of a
 //! GitHub issue, named by where it was found ("comment 3"). The sides go
-//! to `crate::compare` in the order named, the first the baseline. Where the findings are at hand (the records of
-//! `--root`, or a published site's, as `findings lint` gets them), a side
-//! that ran fewer requests at once than asked cites those about it.
+//! to `crate::compare` in the order named, the first the baseline, each
+//! with what the checks flag of its run (lost requests, fewer requests
+//! run at once than asked). Where the findings are at hand (the records
+//! of `--root`, or a published site's, as `findings lint` gets them), a
+//! side that ran fewer requests at once than asked cites those about it:
+//! about its engine, or about no engine in particular.
 //!
 //! Takes the command's options; hands back the comparison or why there is
 //! none.
 
 use crate::audit::source::Catalog;
-use crate::checks::UNKNOWN_ENGINE;
+use crate::checks::{self, Verdict, UNKNOWN_ENGINE};
 use crate::compare::{self, Cite, Comparison, Metric, Options, Side};
 use crate::load;
 use crate::record::Run;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What `findings compare` was asked.
@@ -82,9 +86,9 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
     let mut sides: Vec<Side> = Vec::new();
     let several = opts.inputs.len() > 1;
     // The engines' names, where --root is a site: `vLLM 0.30.0 (live)`.
-    let names: Vec<(String, String)> = load::load_site(&opts.root)
+    let names: BTreeMap<String, String> = load::load_site(&opts.root)
         .0
-        .map(|s| s.engines.into_iter().map(|e| (e.id, e.name)).collect())
+        .map(|s| s.engine_names())
         .unwrap_or_default();
     for input in &opts.inputs {
         let got = read_input(opts, input, &every, several, &names)?;
@@ -129,12 +133,11 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
 }
 
 /// Cites, in `c`, the findings of `catalog` that name the check of a side
-/// that ran fewer requests at once than asked, where a side did.
+/// that ran fewer requests at once than asked, where a side did: those
+/// about its engine or about no engine in particular
+/// ([`compare::cites_for`]).
 pub fn cite(c: &mut Comparison, catalog: &Catalog) {
-    if c.ran_fewer().is_empty() {
-        return;
-    }
-    let mut cited: Vec<Cite> = catalog
+    let mut all: Vec<Cite> = catalog
         .findings
         .iter()
         .filter(|f| f.checks.iter().any(|k| k == compare::CONCURRENCY_CHECK))
@@ -142,10 +145,32 @@ pub fn cite(c: &mut Comparison, catalog: &Catalog) {
             id: f.id,
             title: f.title.clone(),
             url: Some(f.url.clone()),
+            engines: Cite::engines_of(&f.entries),
         })
         .collect();
-    cited.sort_by_key(|f| f.id);
-    c.cited = cited;
+    all.sort_by_key(|f| f.id);
+    c.cited = compare::cites_for(c, &all);
+}
+
+/// The sides of `run` (see [`compare::sides_of_run`]), each with what the
+/// run's checks flag of it.
+fn flagged_sides(
+    run: &Run,
+    prefix: &str,
+    metrics: &[Metric],
+    names: &BTreeMap<String, String>,
+) -> Vec<Side> {
+    let mut sides = compare::sides_of_run(run, prefix, metrics, names);
+    let outcomes = checks::evaluate(run, names);
+    for o in outcomes
+        .iter()
+        .filter(|o| matches!(o.verdict, Verdict::Flagged | Verdict::Acknowledged))
+    {
+        for side in &mut sides {
+            side.flag(o.check, &o.message, &o.setups);
+        }
+    }
+    sides
 }
 
 /// The sides of one input: a run of the site, or a file or run folder.
@@ -154,7 +179,7 @@ fn read_input(
     input: &str,
     metrics: &[Metric],
     several: bool,
-    names: &[(String, String)],
+    names: &BTreeMap<String, String>,
 ) -> Result<Vec<Side>, CompareError> {
     if load::is_slug(input) {
         if let Some((run, diags)) = load::load_one_run(&opts.root, input) {
@@ -173,7 +198,7 @@ fn read_input(
             } else {
                 String::new()
             };
-            return Ok(compare::sides_of_run(&run, &prefix, metrics));
+            return Ok(flagged_sides(&run, &prefix, metrics, names));
         }
     }
     let path = Path::new(input);
@@ -199,14 +224,14 @@ fn named_sides(
     run: &Run,
     source: &str,
     metrics: &[Metric],
-    names: &[(String, String)],
+    names: &BTreeMap<String, String>,
 ) -> Vec<Side> {
-    let mut sides = compare::sides_of_run(run, "", metrics);
+    let mut sides = flagged_sides(run, "", metrics, names);
     for side in &mut sides {
         let own = side.name.clone();
         side.name = match side.engine.as_deref() {
             Some(id) if id != UNKNOWN_ENGINE && !id.is_empty() => {
-                let engine = names.iter().find(|(i, _)| i == id).map_or(id, |(_, n)| n);
+                let engine = names.get(id).map_or(id, String::as_str);
                 match &side.version {
                     Some(v) => format!("{engine} {v} ({own})"),
                     None => format!("{engine} ({own})"),

@@ -314,7 +314,7 @@ impl Model {
         // The findings a comparison cites beside a side that ran fewer
         // requests than asked.
         let cited = compared::cited(&site, &findings, &listed, &check_findings);
-        let comparisons = compared::named(&site, &runs, &run_by_id, &cited);
+        let comparisons = compared::named(&site, &runs, &checks, &run_by_id, &cited);
         let mut run_comparisons = vec![Vec::new(); runs.len()];
         for (c, cmp) in comparisons.iter().enumerate() {
             for &r in &cmp.runs {
@@ -340,7 +340,7 @@ impl Model {
             .map(|ix: &EngineIndex| {
                 let e = &site.engines[ix.engine];
                 let setups = setups_of.get(e.id.as_str()).map_or(&[][..], Vec::as_slice);
-                compared::by_version(ix, e, &runs, setups, &names, &cited)
+                compared::by_version(ix, e, &runs, setups, &names, &checks, &cited)
             })
             .collect();
         drop(setups_of);

@@ -221,8 +221,10 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
 
 /// Comparisons under `serve`: the first one a record names puts
 /// "Comparisons" in every page's header, and a comparison whose sides ran
-/// fewer requests than asked shows the titles of the findings it cites
-/// (F5, F9), so an edit of one is seen there too.
+/// fewer requests than asked shows the titles of the findings it cites:
+/// only those about its sides' engine or about no engine, so a finding
+/// that comes to be about none is cited after a rebuild as after a clean
+/// build, and an edit of its title is seen there too.
 #[test]
 fn comparisons_and_the_findings_they_cite_rebuild_as_a_clean_build() {
     let mut b = Bench::new();
@@ -260,6 +262,35 @@ fn comparisons_and_the_findings_they_cite_rebuild_as_a_clean_build() {
         &format!("{yaml}\ncompare:\n  - id: starts\n    title: Two starts\n    runs: [start-1, start-2]\n"),
     );
     b.rebuild_and_compare("a comparison whose sides ran fewer than asked");
+    // One side's figure changed: the other run's page shows the
+    // comparison's verdict, which changes with it.
+    let bench = "data/runs/start-2/raw/vllm-run/bench.json";
+    b.site.edit(
+        bench,
+        "\"output_throughput\": 421.05263157894734",
+        "\"output_throughput\": 300.0",
+    );
+    b.rebuild_and_compare("a run another run's comparison reads");
+    let run = std::fs::read_to_string(b.out().join("runs/start-1/index.html")).unwrap();
+    assert!(
+        run.contains("worse on 1 of 8 metrics (output throughput −29%)"),
+        "{run}"
+    );
+    // F5 carries the check, but it is SGLang's: not cited for two vLLM
+    // sides.
+    let page = std::fs::read_to_string(b.out().join("compare/starts/index.html")).unwrap();
+    assert!(
+        !page.contains("SGLang ran a hybrid model one request at a time"),
+        "{page}"
+    );
+    // Its entry made one of where it was seen only: about no engine in
+    // particular, and cited.
+    b.site.edit(
+        "findings/sglang-hybrid-one-request-at-a-time.md",
+        "    affected: [\"0.5.20\"]",
+        "    seen: [\"0.5.20\"]",
+    );
+    b.rebuild_and_compare("a finding of the check now about no engine in particular");
     let page = std::fs::read_to_string(b.out().join("compare/starts/index.html")).unwrap();
     assert!(
         page.contains("SGLang ran a hybrid model one request at a time"),

@@ -11,8 +11,9 @@
 //! Takes a run's result sources; hands back a [`Context`] per measurement
 //! and a [`SideContext`] per side and workload.
 
+use super::Comparison;
 use crate::figures;
-use crate::record::ResultSource;
+use crate::record::{EngineEntry, ResultSource};
 
 /// The check whose findings speak of a server that ran fewer requests at
 /// once than were asked for (F5 and F9 of the bundled records).
@@ -29,13 +30,20 @@ pub struct Context {
     pub preemptions: Option<f64>,
     /// The KV cache pool of the start, in tokens.
     pub kv_cache_tokens: Option<f64>,
+    /// The requests the client sent, where its result says.
+    pub sent: Option<f64>,
+    /// Those of them that failed or never completed, where its result
+    /// says (what the check `no-lost-requests` reads).
+    pub lost: Option<f64>,
 }
 
 /// The context of each row of `source`, in order. The facts of a run
 /// folder are the server's over the whole load: the most requests run,
 /// the running limit and the KV cache pool hold for every row when the
 /// rows asked one concurrency (repeats of one load); the preemptions are
-/// a count over the run and hold for a row only when it is the one.
+/// a count over the run and hold for a row only when it is the one. The
+/// requests sent and lost are each row's own (`num_prompts`, `completed`,
+/// `failed`).
 pub fn contexts_of(source: &ResultSource) -> Vec<Context> {
     let rows = &source.rows;
     let number = |name: &str| source.fact(name).and_then(|f| f.number);
@@ -53,11 +61,33 @@ pub fn contexts_of(source: &ResultSource) -> Vec<Context> {
                 None
             },
             kv_cache_tokens: number("kv_cache_tokens"),
+            ..Context::default()
         }
     } else {
         Context::default()
     };
-    vec![shared; rows.len()]
+    rows.iter()
+        .map(|row| {
+            let (sent, done, failed) = (
+                row.num("num_prompts"),
+                row.num("completed"),
+                row.num("failed"),
+            );
+            let lost = match (failed, sent, done) {
+                (Some(f), ..) if f > 0.0 => Some(f),
+                (_, Some(n), Some(d)) if d < n => Some(n - d),
+                (Some(f), ..) => Some(f),
+                (None, Some(_), Some(_)) => Some(0.0),
+                _ => None,
+            };
+            let sent = sent.or_else(|| Some(done? + failed?));
+            Context {
+                sent,
+                lost,
+                ..shared
+            }
+        })
+        .collect()
 }
 
 /// The lowest and highest of the values a side's measurements recorded.
@@ -110,6 +140,11 @@ pub struct SideContext {
     pub preemptions: Option<Span>,
     /// The KV cache pool in tokens, over the measurements.
     pub kv_cache_tokens: Option<Span>,
+    /// The requests sent, over the measurements.
+    pub sent: Option<Span>,
+    /// The requests lost (failed, or never completed), over the
+    /// measurements.
+    pub lost: Option<Span>,
 }
 
 impl SideContext {
@@ -119,6 +154,17 @@ impl SideContext {
         Span::add(&mut self.running_limit, c.running_limit);
         Span::add(&mut self.preemptions, c.preemptions);
         Span::add(&mut self.kv_cache_tokens, c.kv_cache_tokens);
+        Span::add(&mut self.sent, c.sent);
+        Span::add(&mut self.lost, c.lost);
+    }
+
+    /// The requests lost, `16 of 32`, where some measurement lost any.
+    pub fn lost_words(&self) -> Option<String> {
+        let lost = self.lost.filter(|l| l.max > 0.0)?;
+        Some(match self.sent {
+            Some(sent) => format!("{} of {}", lost.shown(), sent.shown()),
+            None => lost.shown(),
+        })
     }
 
     /// Whether the evidence records anything of the server.
@@ -127,6 +173,7 @@ impl SideContext {
             && self.running_limit.is_none()
             && self.preemptions.is_none()
             && self.kv_cache_tokens.is_none()
+            && self.lost_words().is_none()
     }
 
     /// The fewest requests a measurement ran at once (or its server would
@@ -141,8 +188,9 @@ impl SideContext {
         (lowest < asked).then_some(lowest)
     }
 
-    /// What ran, in a few words, for a value that a fewer requests
-    /// measured: `ran ≤10 of 32`.
+    /// What ran, in a few words, for a value that fewer requests
+    /// measured than asked: `ran ≤10 of 32`. (Requests lost are said
+    /// beside the side's name and in [`SideContext::words`].)
     pub fn mark(&self) -> Option<String> {
         self.ran_fewer()?;
         let asked = figures::number(self.asked?);
@@ -175,6 +223,9 @@ impl SideContext {
         if let Some(k) = self.kv_cache_tokens {
             out.push(format!("KV cache {} tokens", k.shown()));
         }
+        if let Some(l) = self.lost_words() {
+            out.push(format!("{l} requests lost"));
+        }
         if out.is_empty() {
             return "no record of the server's side (the requests it ran, preemptions, KV cache)"
                 .to_string();
@@ -192,6 +243,60 @@ pub struct Cite {
     pub title: String,
     /// Its permanent address, where known.
     pub url: Option<String>,
+    /// The engines it is about ([`Cite::engines_of`]); empty where it is
+    /// about no engine in particular.
+    pub engines: Vec<String>,
+}
+
+impl Cite {
+    /// The engines a finding's entries are about: each entry's engine,
+    /// but for an entry that only says where the problem was seen (`seen`:
+    /// it lies in a client, a grader, a way of measuring, not in the
+    /// engine). Empty where every entry is such: the finding is about no
+    /// engine in particular.
+    pub fn engines_of(entries: &[EngineEntry]) -> Vec<String> {
+        let mut out: Vec<String> = entries
+            .iter()
+            .filter(|e| {
+                !(!e.seen.is_empty()
+                    && e.affected.is_empty()
+                    && e.clean.is_empty()
+                    && e.introduced_in.is_none()
+                    && e.fixed_in.is_none()
+                    && e.mitigated_in.is_none())
+            })
+            .map(|e| e.engine.clone())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// Of `all` (the findings of [`CONCURRENCY_CHECK`]), those `c` cites: none
+/// where no side ran fewer requests at once than asked; else those about
+/// the engine of a side that did (by its files, or flagged by the check),
+/// or about no engine in particular. A side whose engine is not known
+/// cites no engine's finding.
+pub fn cites_for(c: &Comparison, all: &[Cite]) -> Vec<Cite> {
+    let mut fewer = c.ran_fewer();
+    fewer.extend((0..c.sides.len()).filter(|&s| {
+        c.sides[s]
+            .flags
+            .iter()
+            .any(|f| f.check == CONCURRENCY_CHECK)
+    }));
+    if fewer.is_empty() {
+        return Vec::new();
+    }
+    let engines: Vec<&str> = fewer
+        .iter()
+        .filter_map(|&s| c.sides[s].engine.as_deref())
+        .collect();
+    all.iter()
+        .filter(|f| f.engines.is_empty() || f.engines.iter().any(|e| engines.contains(&e.as_str())))
+        .cloned()
+        .collect()
 }
 
 /// `F5, F9`.

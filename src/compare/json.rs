@@ -1,17 +1,34 @@
 //! A comparison as JSON, for scripts: every value with every digit, as
-//! `docs/compare.md` describes the keys. Each change has its `direction`
-//! (`better`, `worse` or `same`, never null), each workload what each
-//! side's evidence recorded of its server (`context`), and `ran_fewer`
-//! names the sides that ran fewer requests at once than asked, with the
-//! findings about it where known.
+//! `docs/compare.md` describes the keys. The `verdict` counts the changes
+//! (better, worse, same; beyond noise, within, untested) with the words
+//! every view leads with, for the whole comparison and per workload. Each
+//! change has its `direction` (`better`, `worse` or `same`, never null),
+//! each workload what each side's evidence recorded of its server
+//! (`context`), each side what the checks flag of its run (`flags`);
+//! `servers` says how the servers differ, `shortfall` where the runs'
+//! numbers explain why fewer requests ran than asked, and `ran_fewer`
+//! names the sides that did, with the findings about it where known.
 //!
 //! Takes a [`Comparison`]; hands back text.
 
-use super::{Comparison, SideContext, Span};
+use super::{servers, shortfalls, Comparison, SideContext, Span, Verdict};
 use serde_json::{json, Value};
 
 fn span(s: Option<Span>) -> Value {
     s.map_or(Value::Null, |s| json!({"min": s.min, "max": s.max}))
+}
+
+/// The verdict as `docs/compare.md` fixes its keys.
+fn verdict(v: &Verdict) -> Value {
+    json!({
+        "better": v.better,
+        "worse": v.worse,
+        "same": v.same,
+        "beyond_noise": v.beyond_noise,
+        "within_noise": v.within_noise,
+        "untested": v.untested,
+        "words": v.words,
+    })
 }
 
 fn context(c: &SideContext) -> Value {
@@ -21,6 +38,8 @@ fn context(c: &SideContext) -> Value {
         "running_limit": span(c.running_limit),
         "preemptions": span(c.preemptions),
         "kv_cache_tokens": span(c.kv_cache_tokens),
+        "sent": span(c.sent),
+        "lost": span(c.lost),
         "ran_fewer": c.ran_fewer(),
         "words": c.words(),
     })
@@ -34,9 +53,8 @@ pub fn json(c: &Comparison) -> String {
         .enumerate()
         .map(|(w, workload)| {
             let rows: Vec<Value> = c
-                .rows
+                .rows_of(w)
                 .iter()
-                .filter(|r| r.workload == w)
                 .map(|r| {
                     let shown = r.shown(c.metrics[r.metric].unit.as_deref());
                     json!({
@@ -59,6 +77,7 @@ pub fn json(c: &Comparison) -> String {
                 "parts": workload.parts.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
                 "context": c.contexts[w].iter().map(context).collect::<Vec<_>>(),
                 "taken_as_one": c.taken_as_one[w].iter().map(|(s, line)| json!({"side": s, "measured": line})).collect::<Vec<_>>(),
+                "verdict": verdict(&Verdict::of_workload(c, w)),
                 "rows": rows,
             })
         })
@@ -83,6 +102,9 @@ pub fn json(c: &Comparison) -> String {
             "version": side.version,
             "sources": side.sources,
             "unmatched": c.unmatched[s],
+            "flags": side.flags.iter().map(|f| json!({
+                "check": f.check, "mark": f.mark, "message": f.message,
+            })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "metrics": c.metrics.iter().map(|m| json!({
             "name": m.name, "label": m.label, "unit": m.unit, "higher_is_better": m.higher_is_better,
@@ -92,7 +114,19 @@ pub fn json(c: &Comparison) -> String {
         "measured": c.measured,
         "workloads": workloads,
         "ran_fewer": ran_fewer,
-        "verdict": super::report::verdict(c),
+        "verdict": verdict(&Verdict::of(c)),
+        "flagged": super::flagged(c),
+        "servers": servers(c),
+        "shortfall": shortfalls(c).iter().map(|s| json!({
+            "workload": s.workload,
+            "asked": s.asked,
+            "tokens_a_request": s.tokens,
+            "kv_cache_needed": s.needed,
+            "sides": s.sides.iter().map(|(side, kv, p)| json!({
+                "side": side, "kv_cache_tokens": span(Some(*kv)), "preemptions": span(*p),
+            })).collect::<Vec<_>>(),
+            "words": s.words,
+        })).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -16,27 +16,40 @@
 //! (`metrics.rs`), whatever the noise says; beside each side's values, a
 //! comparison shows what its evidence says of how the server ran
 //! (`context.rs`), and marks the values of a side that ran fewer requests
-//! at once than its workload asked.
+//! at once than its workload asked, and the sides whose runs a check
+//! flags (`flags.rs`). Every view leads with the verdict in words
+//! (`verdict.rs`): how many changes are worse, better or the same, and
+//! how far the noise was tested; then how the sides' servers differ and,
+//! where the runs' own numbers explain why fewer requests ran than asked,
+//! that explanation (`explain.rs`).
 //!
 //! Takes sides of measurements; hands back a [`Comparison`] that the
 //! command prints (`report`) and the pages render.
 
 mod context;
+mod explain;
+mod flags;
 mod json;
 mod metrics;
 pub mod report;
+mod verdict;
 mod workload;
 
-pub use context::{cited_ids, contexts_of, Cite, Context, SideContext, Span, CONCURRENCY_CHECK};
+pub use context::{
+    cited_ids, cites_for, contexts_of, Cite, Context, SideContext, Span, CONCURRENCY_CHECK,
+};
+pub use explain::{servers, shortfalls, Shortfall};
+pub use flags::{flagged, Flag, FLAGGING_CHECKS};
 pub use metrics::{
     all_metrics, higher_is_better_by_unit, keep_metrics, metric_names, result_metric, Direction,
     Metric, RESULT_METRICS,
 };
+pub use verdict::{labels, title, Verdict};
 pub use workload::{workload_of, Workload};
 
 use crate::figures;
 use crate::record::{ResultRow, Run, Table};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Input lengths and output lengths match when within this share of the
 /// baseline's: two runs of one dataset draw slightly different prompts.
@@ -56,16 +69,23 @@ pub struct Measurement {
 }
 
 /// One side of a comparison.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Side {
     /// As the comparison names it (`vLLM 0.28.0`, `xray-028: vLLM 0.28.0`).
     pub name: String,
     /// Its engine id, where known.
     pub engine: Option<String>,
+    /// Its engine's name as the site spells it (`vLLM`), where known.
+    pub engine_name: Option<String>,
     /// Its engine version, where known.
     pub version: Option<String>,
     /// Its measurements, in the order they were read.
     pub measurements: Vec<Measurement>,
+    /// The setup of its run it was read from ([`sides_of_run`]), for the
+    /// caller to attach what the run's checks flag of it.
+    pub setup: Option<usize>,
+    /// What the checks flag of its run ([`Flag`]).
+    pub flags: Vec<Flag>,
 }
 
 impl Side {
@@ -92,15 +112,22 @@ impl Side {
             engine,
             version,
             measurements,
+            ..Side::default()
         }
     }
 }
 
 /// The sides of a run: one for each setup its result files measured, in
 /// the order of its setups, named by the setup (after `prefix`, where the
-/// sides of several runs are set together), each measurement sourced by
-/// its file's path.
-pub fn sides_of_run(run: &Run, prefix: &str, metrics: &[Metric]) -> Vec<Side> {
+/// sides of several runs are set together): its label, else its engine's
+/// name (`names`, by id) and version; each measurement sourced by its
+/// file's path.
+pub fn sides_of_run(
+    run: &Run,
+    prefix: &str,
+    metrics: &[Metric],
+    names: &BTreeMap<String, String>,
+) -> Vec<Side> {
     let mut out = Vec::new();
     for (i, setup) in run.setups.iter().enumerate() {
         let rows: Vec<(&ResultRow, String, Context)> = run
@@ -117,13 +144,22 @@ pub fn sides_of_run(run: &Run, prefix: &str, metrics: &[Metric]) -> Vec<Side> {
         if rows.is_empty() {
             continue;
         }
-        out.push(Side::of_rows(
-            format!("{prefix}{}", setup.name()),
+        let engine_name = names.get(&setup.engine).cloned();
+        let name = match (&setup.label, &engine_name, &setup.version) {
+            (None, Some(e), Some(v)) => format!("{e} {v}"),
+            (None, Some(e), None) => e.clone(),
+            _ => setup.name(),
+        };
+        let mut side = Side::of_rows(
+            format!("{prefix}{name}"),
             Some(setup.engine.clone()),
             setup.version.clone(),
             rows,
             metrics,
-        ));
+        );
+        side.engine_name = engine_name;
+        side.setup = Some(i);
+        out.push(side);
     }
     out
 }
@@ -153,7 +189,7 @@ pub fn sides_of_table(
     by: &[String],
     columns: &[String],
     higher_is_better: Option<bool>,
-    engine_names: &std::collections::BTreeMap<String, String>,
+    engine_names: &BTreeMap<String, String>,
 ) -> Option<(Vec<Side>, Metric)> {
     let at = |name: &str| table.header.iter().position(|h| h == name);
     // Each key column: where it is, its title and its unit.
@@ -208,9 +244,8 @@ pub fn sides_of_table(
                 .collect();
             Some(Side {
                 name,
-                engine: None,
-                version: None,
                 measurements,
+                ..Side::default()
             })
         })
         .collect();
@@ -434,22 +469,35 @@ pub struct Comparison {
 }
 
 /// A side as the comparison heads it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SideHead {
     /// Its name.
     pub name: String,
     /// Its engine id.
     pub engine: Option<String>,
+    /// Its engine's name, where known.
+    pub engine_name: Option<String>,
     /// Its engine version.
     pub version: Option<String>,
     /// Where its measurements were read, each once, in order.
     pub sources: Vec<String>,
+    /// What the checks flag of its runs, each once.
+    pub flags: Vec<Flag>,
 }
 
 impl Comparison {
     /// Whether any workload is common to the baseline and another side.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+
+    /// The rows of workload `w`: the rows are in workload order, so they
+    /// are found by halving, not by a pass over every row (a comparison
+    /// of thousands of workloads lists each in time linear overall).
+    pub fn rows_of(&self, w: usize) -> &[Row] {
+        let start = self.rows.partition_point(|r| r.workload < w);
+        let end = self.rows.partition_point(|r| r.workload <= w);
+        &self.rows[start..end]
     }
 
     /// Whether some change is untested (one measurement each).
@@ -610,11 +658,19 @@ pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison 
                     sources.push(m.source.clone());
                 }
             }
+            let mut flags: Vec<Flag> = Vec::new();
+            for f in &s.flags {
+                if !flags.contains(f) {
+                    flags.push(f.clone());
+                }
+            }
             SideHead {
                 name: s.name.clone(),
                 engine: s.engine.clone(),
+                engine_name: s.engine_name.clone(),
                 version: s.version.clone(),
                 sources,
+                flags,
             }
         })
         .collect();

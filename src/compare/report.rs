@@ -1,66 +1,43 @@
 //! A comparison as people and programs read it: a table for a terminal,
 //! JSON for scripts (`json.rs`), Markdown for an issue or a pull request.
-//! Every value is rounded for reading (`crate::figures`), the values of a
-//! row alike; the JSON keeps every digit. Each change says which way it
-//! goes for its metric (better, worse, same) beside its noise verdict;
-//! each workload says what the sides' evidence recorded of their servers,
-//! and a side that ran fewer requests at once than asked is marked on its
-//! values and in the summary, with the findings about it where known.
+//! Each leads with the verdict in words ([`lead`]: how the changes went,
+//! the sides the checks flag, how the servers differ, why fewer requests
+//! ran than asked where the runs say). Every value is rounded for reading
+//! (`crate::figures`), the values of a row alike; the JSON keeps every
+//! digit. Each change says which way it goes for its metric (better,
+//! worse, same) beside its noise verdict; each workload says what the
+//! sides' evidence recorded of their servers, and a side that ran fewer
+//! requests at once than asked is marked on its values and in a note,
+//! with the findings about it where known.
 //!
 //! Takes a [`Comparison`]; hands back text.
 
-use super::{cited_ids, Comparison, Row};
+use super::{flagged, servers, shortfalls, Comparison, Row, Verdict};
 use crate::figures;
 use std::fmt::Write as _;
 
 pub use super::json::json;
 
-/// The last line of every format: how many workloads the sides share, how
-/// the changes stand against the noise, and how many sides ran fewer
-/// requests at once than asked.
+/// The verdict in one line, as lists of comparisons show it: the words
+/// of [`Verdict`], then the sides the checks flag.
 pub fn verdict(c: &Comparison) -> String {
-    if c.is_empty() {
-        return "no workload in common: nothing to compare".to_string();
+    let words = Verdict::of(c).words;
+    match flagged(c) {
+        Some(f) => format!("{words} {f}"),
+        None => words,
     }
-    let (mut beyond, mut within, mut untested) = (0, 0, 0);
-    for ch in c.rows.iter().flat_map(|r| r.changes.iter().flatten()) {
-        match ch.noise.key() {
-            "beyond" => beyond += 1,
-            "within" => within += 1,
-            _ => untested += 1,
-        }
-    }
-    let n = |k: usize, one: &str, many: &str| {
-        if k == 1 {
-            format!("1 {one}")
-        } else {
-            format!("{k} {many}")
-        }
-    };
-    let mut parts = vec![
-        n(beyond, "change beyond noise", "changes beyond noise"),
-        format!("{within} within noise"),
-    ];
-    if untested > 0 {
-        parts.push(format!(
-            "{untested} not tested against noise (one measurement each)"
-        ));
-    }
-    let mut out = format!(
-        "{} in common; {}",
-        n(c.workloads.len(), "workload", "workloads"),
-        parts.join(", ")
-    );
-    let fewer = c.ran_fewer().len();
-    if fewer > 0 {
-        let _ = write!(
-            out,
-            "; {} fewer requests at once than asked",
-            n(fewer, "side ran", "sides ran")
-        );
-        if !c.cited.is_empty() {
-            let _ = write!(out, " (see {})", cited_ids(&c.cited));
-        }
+}
+
+/// What every view says first, a paragraph each: the verdict, the sides
+/// the checks flag, how the servers differ, and why fewer requests ran
+/// than asked where the runs' own numbers explain it.
+pub fn lead(c: &Comparison) -> Vec<String> {
+    let mut out = vec![Verdict::of(c).words];
+    out.extend(flagged(c));
+    out.extend(servers(c));
+    let why: Vec<String> = shortfalls(c).into_iter().map(|s| s.words).collect();
+    if !why.is_empty() {
+        out.push(format!("Why fewer ran: {}", why.join(" ")));
     }
     out
 }
@@ -104,6 +81,10 @@ fn heading(c: &Comparison) -> String {
         if c.unmatched[s] > 0 {
             let _ = write!(out, "; {} not matched", c.unmatched[s]);
         }
+        if !side.flags.is_empty() {
+            let marks: Vec<&str> = side.flags.iter().map(|f| f.mark.as_str()).collect();
+            let _ = write!(out, "; flagged: {}", marks.join(", "));
+        }
         out.push(')');
     }
     out
@@ -128,9 +109,14 @@ fn workload_notes(c: &Comparison, w: usize) -> Vec<(String, String)> {
     out
 }
 
-/// A table for a terminal: a block per workload, a line per metric.
+/// A table for a terminal: the verdict first, then a block per workload,
+/// a line per metric.
 pub fn table(c: &Comparison) -> String {
-    let mut out = format!("Compared: {}\n", heading(c));
+    let mut out = String::new();
+    for p in lead(c) {
+        let _ = writeln!(out, "{p}");
+    }
+    let _ = writeln!(out, "\nCompared: {}", heading(c));
     if let Some(p) = c.stated_noise {
         let _ = writeln!(out, "Noise band stated: ±{}%", figures::number(p));
     }
@@ -155,7 +141,7 @@ pub fn table(c: &Comparison) -> String {
                 }
             }))
             .collect()];
-        for row in c.rows.iter().filter(|r| r.workload == w) {
+        for row in c.rows_of(w) {
             let shown = row.shown(c.metrics[row.metric].unit.as_deref());
             let mut line = vec![c.metrics[row.metric].label.clone()];
             line.extend((0..c.sides.len()).map(|s| value(c, row, &shown, s)));
@@ -180,7 +166,6 @@ pub fn table(c: &Comparison) -> String {
         }
     }
     out.push_str(&notes(c, false));
-    let _ = writeln!(out, "\nfindings compare: {}", verdict(c));
     out
 }
 
@@ -258,7 +243,14 @@ fn notes(c: &Comparison, markdown: bool) -> String {
 pub fn markdown(c: &Comparison) -> String {
     let esc = |s: &str| s.replace('|', "\\|");
     let mut out = String::from("### findings compare\n\n");
-    let _ = writeln!(out, "**{}**\n\nCompared: {}.", verdict(c), esc(&heading(c)));
+    for (k, p) in lead(c).iter().enumerate() {
+        if k == 0 {
+            let _ = writeln!(out, "**{}**\n", esc(p));
+        } else {
+            let _ = writeln!(out, "{}\n", esc(p));
+        }
+    }
+    let _ = writeln!(out, "Compared: {}.", esc(&heading(c)));
     if c.same_workload {
         let _ = writeln!(
             out,
@@ -289,7 +281,7 @@ pub fn markdown(c: &Comparison) -> String {
             rule.push_str("---|");
         }
         let _ = writeln!(out, "{head}\n{rule}");
-        for row in c.rows.iter().filter(|r| r.workload == w) {
+        for row in c.rows_of(w) {
             let shown = row.shown(c.metrics[row.metric].unit.as_deref());
             let _ = write!(out, "| {} |", esc(&c.metrics[row.metric].label));
             for s in 0..c.sides.len() {

@@ -69,7 +69,7 @@ fn one_workload_matched_across_model_paths_and_close_lengths() {
     assert_eq!(ch.words(), "+4% better, untested");
     assert_eq!(
         report::verdict(&c),
-        "1 workload in common; 0 changes beyond noise, 0 within noise, 1 not tested against noise (one measurement each)"
+        "0.29 against 0.28: better, output throughput +4%; each side ran once, so no change is tested against noise."
     );
 }
 
@@ -266,14 +266,16 @@ fn a_side_that_ran_fewer_than_asked_is_marked_and_cited() {
         id: 5,
         title: "SGLang ran a hybrid model one request at a time".into(),
         url: Some("https://example.org/f/5/".into()),
+        engines: vec!["sglang".into()],
     }];
     let text = report::table(&c);
     // The row's values share their precision; the sides that ran fewer
     // are marked on their values.
     assert!(text.contains("  Output throughput  336.3 tok/s, ran ≤10 of 32  223.0 tok/s, ran ≤5 of 32  316.0 tok/s  −34% worse, untested   −6% worse, untested\n"), "{text}");
     assert!(text.contains("\nran fewer: vLLM 0.28.0 and SGLang 0.5.20 ran fewer requests at once than the workload asked for (marked \"ran ≤N of M\"). Their figures are of fewer requests at once than the workload's heading says (check concurrency-achieved).\n  F5   SGLang ran a hybrid model one request at a time  https://example.org/f/5/\n"), "{text}");
+    // The verdict comes first, a sentence a side against the baseline.
     assert!(
-        text.ends_with("; 2 sides ran fewer requests at once than asked (see F5)\n"),
+        text.starts_with("SGLang 0.5.20 against vLLM 0.28.0: worse, output throughput −34%; each side ran once, so no change is tested against noise. vLLM 0.30.0 against vLLM 0.28.0: worse, output throughput −6%; each side ran once, so no change is tested against noise.\n"),
         "{text}"
     );
     let json: serde_json::Value = serde_json::from_str(&report::json(&c)).unwrap();
@@ -315,12 +317,14 @@ fn the_terminal_table_lines_up() {
     let c = compare(&[a, b], &throughput(), Options::default());
     assert_eq!(
         report::table(&c),
-        "Compared: vLLM 0.28.0 (baseline, 1 file), vLLM 0.29 (2 files)\n\
+        "vLLM 0.29 against vLLM 0.28.0: worse, output throughput −10%; 1 change beyond noise, 0 within noise.\n\
+         \n\
+         Compared: vLLM 0.28.0 (baseline, 1 file), vLLM 0.29 (2 files)\n\
          \n\
          m · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n  \
          metric             vLLM 0.28.0  vLLM 0.29                          change\n  \
-         Output throughput  336.3 tok/s  301.0 tok/s (300.0–302.0, 2 runs)  −10% worse, beyond noise\n\
-         \n\
-         findings compare: 1 workload in common; 1 change beyond noise, 0 within noise\n"
+         Output throughput  336.3 tok/s  301.0 tok/s (300.0–302.0, 2 runs)  −10% worse, beyond noise\n"
     );
 }
+
+mod verdicts;

@@ -1,5 +1,6 @@
 //! The `compare:` list of `site.yaml` and of `run.yaml`: each item a
-//! comparison with an id and a title, and what it sets side by side. A run
+//! comparison with an id, a title where it gives one (else the model
+//! titles it by its sides), and what it sets side by side. A run
 //! names columns of one of its hand tables (`table`, `by`, `columns`) or
 //! its setups (`setups`, or all of them); a site names runs (`runs`).
 //! Whether the names exist is for validation, which sees the tables and
@@ -27,7 +28,7 @@ pub(super) fn read(doc: &mut Doc<'_>, obj: Obj<'_>, owner: Owner) -> Vec<Compare
             continue;
         };
         let id = slug_field(doc, co, "id");
-        let title = doc.req_string(co, "title");
+        let title = doc.opt_string(co, "title");
         let caption = doc.opt_string(co, "caption");
         let noise = noise(doc, co, &path);
         let metrics = doc.string_list(co, "metrics");
@@ -111,7 +112,7 @@ pub(super) fn read(doc: &mut Doc<'_>, obj: Obj<'_>, owner: Owner) -> Vec<Compare
                 }
             }
         };
-        let (Some(id), Some(title)) = (id, title) else {
+        let Some(id) = id else {
             continue;
         };
         out.push(CompareSpec {

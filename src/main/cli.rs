@@ -218,11 +218,12 @@ docs/checks.md.")]
     },
     /// Set runs side by side: the runs and result files named, matched by
     /// workload (model, input and output lengths, concurrency, request
-    /// rate), each metric's value per side, its change from the first (the
-    /// baseline) in percent, better or worse by the metric, and whether the
-    /// change is beyond the noise that repeated measurements show, with
-    /// what each side's server ran. Exit 1 when the sides share no
-    /// workload, 2 when the comparison cannot be done.
+    /// rate), led by the verdict in words (worse, better or the same on
+    /// how many metrics), then each metric's value per side, its change
+    /// from the first (the baseline) in percent, better or worse by the
+    /// metric, and whether the change is beyond the noise that repeated
+    /// measurements show, with what each side's server ran. Exit 1 when
+    /// the sides share no workload, 2 when the comparison cannot be done.
     #[command(after_help = "\
 Each input is a run's id (its folder under data/runs/ of --root), whose
 setups are sides, or a result file or run folder read where it is (as
@@ -234,8 +235,10 @@ same by its metric (throughput higher, latency lower). Lengths match on what
 the client was asked for where the files record it (random_input_len,
 random_output_len), else on the measured means within 10%. A side whose
 server ran fewer requests at once than asked (its run folder's series says
-so) is marked, citing the findings of the check concurrency-achieved from
-the records of --root or --from. A pasted text of several console reports
+so) is marked, citing the findings of the check concurrency-achieved about
+its engine (or about none) from the records of --root or --from, and the
+KV cache its requests asked for against its pool where that explains it; a
+side whose run lost requests is flagged. A pasted text of several console reports
 (a file, or - for standard input) is a side per report; --from-issue makes
 a side of each report of a GitHub issue, after the inputs named. See
 docs/compare.md.")]

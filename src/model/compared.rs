@@ -1,11 +1,16 @@
 //! The comparisons of the site, computed once: those `site.yaml` and each
 //! `run.yaml` name (`compare:`), and, for every engine version that result
 //! files measured, what changed from the nearest earlier version that
-//! measured one of the same workloads. A comparison where a side ran fewer
-//! requests at once than asked cites the findings of the check about it.
+//! measured one of the same workloads. Each side carries what the checks
+//! flag of its run (lost requests, fewer requests run at once than
+//! asked); a comparison where a side ran fewer requests at once than
+//! asked cites the findings of the check about it: about the side's
+//! engine, or about no engine in particular. A comparison whose record
+//! gives no title is titled by its sides (`vLLM 0.29.0 against 0.30.0`).
 //! Pages only show them.
 
 use super::EngineIndex;
+use crate::checks::{Outcome, Verdict};
 use crate::compare::{self, Cite, Comparison, Options, Side};
 use crate::record::{CompareOf, CompareSpec, Engine, Finding, Run, Site};
 use crate::urls;
@@ -16,7 +21,8 @@ use std::sync::Arc;
 /// A comparison a record names, done.
 #[derive(Debug, Clone)]
 pub struct Compared {
-    /// What the record asked.
+    /// What the record asked, its title given: the record's, else one made
+    /// from the sides ([`compare::title`]).
     pub spec: CompareSpec,
     /// The run whose `run.yaml` names it; `None` for the site's.
     pub owner: Option<usize>,
@@ -64,24 +70,51 @@ pub(super) fn cited(
             id: findings[i].id,
             title: findings[i].title.clone(),
             url: Some(format!("{}{}", site.base_url, urls::short(findings[i].id))),
+            engines: Cite::engines_of(&findings[i].engines),
         })
         .collect();
     out.sort_by_key(|c| c.id);
     out
 }
 
-/// `result` with `cited` where a side of it ran fewer requests than asked.
+/// `result` with those of `cited` it cites ([`compare::cites_for`]).
 fn with_cites(mut result: Comparison, cited: &[Cite]) -> Comparison {
-    if !result.ran_fewer().is_empty() {
-        result.cited = cited.to_vec();
-    }
+    result.cited = compare::cites_for(&result, cited);
     result
 }
 
-/// The comparisons `site` and `runs` name, site's first, then by run.
+/// Takes, into `side` (of setup `side.setup` of a run whose checks said
+/// `outcomes`), what they flag of it.
+fn flag(side: &mut Side, outcomes: &[Outcome]) {
+    for o in outcomes
+        .iter()
+        .filter(|o| matches!(o.verdict, Verdict::Flagged | Verdict::Acknowledged))
+    {
+        side.flag(o.check, &o.message, &o.setups);
+    }
+}
+
+/// The sides of run `r`, each flagged as its checks say.
+fn run_sides(
+    runs: &[Arc<Run>],
+    checks: &[Vec<Outcome>],
+    r: usize,
+    prefix: &str,
+    names: &BTreeMap<String, String>,
+) -> Vec<Side> {
+    let mut sides = compare::sides_of_run(&runs[r], prefix, &compare::all_metrics(), names);
+    for side in &mut sides {
+        flag(side, &checks[r]);
+    }
+    sides
+}
+
+/// The comparisons `site` and `runs` name, site's first, then by run
+/// (`checks`: what each run's checks said).
 pub(super) fn named(
     site: &Site,
     runs: &[Arc<Run>],
+    checks: &[Vec<Outcome>],
     run_by_id: &HashMap<String, usize>,
     cited: &[Cite],
 ) -> Vec<Compared> {
@@ -115,7 +148,7 @@ pub(super) fn named(
             }
             CompareOf::Setups { setups, metrics } => {
                 let Some(r) = owner else { continue };
-                let mut sides = compare::sides_of_run(&runs[r], "", &every);
+                let mut sides = run_sides(runs, checks, r, "", &names);
                 if !setups.is_empty() {
                     // In the order named: the first is the baseline.
                     sides = setups
@@ -138,7 +171,7 @@ pub(super) fn named(
                     } else {
                         String::new()
                     };
-                    sides.extend(compare::sides_of_run(&runs[r], &prefix, &every));
+                    sides.extend(run_sides(runs, checks, r, &prefix, &names));
                 }
                 compare::unique_names(&mut sides);
                 let metrics = compare::keep_metrics(metrics, &mut sides, &every);
@@ -150,8 +183,12 @@ pub(super) fn named(
             same_workload: false,
         };
         let result = with_cites(compare::compare(&sides, &metrics, opts), cited);
+        let mut spec = spec.clone();
+        if spec.title.is_none() {
+            spec.title = Some(compare::title(&result)).filter(|t| !t.is_empty());
+        }
         out.push(Compared {
-            spec: spec.clone(),
+            spec,
             owner,
             runs: used,
             result,
@@ -171,6 +208,7 @@ pub(super) fn by_version(
     runs: &[Arc<Run>],
     setups: &[(usize, usize)],
     names: &BTreeMap<String, String>,
+    checks: &[Vec<Outcome>],
     cited: &[Cite],
 ) -> Vec<VersionRuns> {
     let every = compare::all_metrics();
@@ -207,15 +245,31 @@ pub(super) fn by_version(
                         .zip(compare::contexts_of(s))
                         .map(move |(row, c)| (row, format!("{}/{}", run.id, s.path), c))
                 });
-            let side = Side::of_rows(
+            let mut side = Side::of_rows(
                 format!("{display} {}", index.versions[j].as_str()),
                 Some(engine.id.clone()),
                 Some(index.versions[j].as_str().to_string()),
                 rows,
                 &every,
             );
+            side.engine_name = Some(display.clone());
+            // The flags of this setup, named by its run where the side
+            // holds several.
+            side.setup = Some(i);
+            flag(&mut side, &checks[r]);
+            side.setup = None;
+            for f in &mut side.flags {
+                f.message = format!("{}: {}", run.id, f.message);
+            }
             match &mut sides[j] {
-                Some(all) => all.measurements.extend(side.measurements),
+                Some(all) => {
+                    all.measurements.extend(side.measurements);
+                    for f in side.flags {
+                        if !all.flags.contains(&f) {
+                            all.flags.push(f);
+                        }
+                    }
+                }
                 slot => *slot = Some(side),
             }
         }

@@ -1,14 +1,17 @@
 //! The comparison pages: `/compare/<id>/` for each comparison that
-//! `site.yaml` or a `run.yaml` names, with each side's value per workload
-//! and metric, the change from the baseline and its noise verdict, and the
-//! index `/compare/`. Also the view of a comparison that version pages
-//! embed ("what changed since …"), and the few comparisons the home page
-//! lists.
+//! `site.yaml` or a `run.yaml` names, led by the verdict in words (how
+//! many changes are worse, better or the same, how far the noise was
+//! tested; the sides the checks flag; how their servers differ; why fewer
+//! requests ran than asked where the runs say), then each side's value per
+//! workload and metric, the change from the baseline and its noise
+//! verdict, and the index `/compare/`. Also the view of a comparison that
+//! version pages embed ("what changed since …"), and the few comparisons
+//! the home page lists, each with its verdict in a line.
 
 use super::batch::{Batch, Job};
 use super::view::page;
 use super::Ctx;
-use crate::compare::{report, Comparison};
+use crate::compare::{flagged, report, servers, shortfalls, Comparison, Verdict};
 use crate::markdown;
 use crate::model::{Compared, Model};
 use crate::urls::{self, ROOT};
@@ -25,7 +28,9 @@ const INDEX: &str = "comparisons.html";
 /// requests at once than asked) and, but for the baseline's, its change
 /// with its direction and noise; each workload lists what the sides'
 /// evidence says of their servers; `fewer` names the sides that ran fewer
-/// requests than asked, with the findings `model` has about it.
+/// requests than asked, with the findings `model` has about it. First of
+/// all, `verdict`, `flagged`, `servers` and `shortfall`: what the page
+/// says before its tables.
 pub(super) fn view(c: &Comparison, model: &Model) -> Value {
     let one_metric = c.metrics.len() == 1;
     let row = |r: &crate::compare::Row, label: String| {
@@ -116,7 +121,7 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
                     "heading": workload.line(),
                     "first": "Metric",
                     "notes": notes(w, None),
-                    "rows": c.rows.iter().filter(|r| r.workload == w).map(|r| row(r, c.metrics[r.metric].label.clone())).collect::<Vec<_>>(),
+                    "rows": c.rows_of(w).iter().map(|r| row(r, c.metrics[r.metric].label.clone())).collect::<Vec<_>>(),
                 })
             })
             .collect()
@@ -143,12 +148,14 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
             }).collect::<Vec<_>>(),
         })
     });
+    let why: Vec<String> = shortfalls(c).into_iter().map(|s| s.words).collect();
     json!({
         "sides": c.sides.iter().enumerate().map(|(s, side)| json!({
             "name": side.name,
             "baseline": s == 0,
             "files": side.sources.len(),
             "unmatched": c.unmatched[s],
+            "flags": side.flags.iter().map(|f| json!({"check": f.check, "mark": f.mark, "message": f.message})).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "metric": if one_metric { json!({"label": c.metrics[0].label, "unit": c.metrics[0].unit}) } else { Value::Null },
         "blocks": blocks,
@@ -157,7 +164,10 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
         "untested": c.has_untested(),
         "stated_noise": c.stated_noise.map(|p| format!("±{}%", crate::figures::number(p))),
         "fewer": fewer,
-        "verdict": report::verdict(c),
+        "verdict": Verdict::of(c).words,
+        "flagged": flagged(c),
+        "servers": servers(c),
+        "shortfall": (!why.is_empty()).then(|| why.join(" ")),
     })
 }
 
@@ -176,6 +186,7 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
         |runs: &[usize]| -> Vec<u64> { runs.iter().map(|&r| model.runs[r].content_hash).collect() };
     for cmp in &model.comparisons {
         let path = urls::comparison(&cmp.spec.id);
+        let title = title_of(cmp);
         let members = || {
             let mut m = hashes(&cmp.runs);
             m.extend(cited(cx, &cmp.result));
@@ -187,12 +198,12 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                 page: page(
                     model,
                     path.clone(),
-                    cmp.spec.title.clone(),
-                    format!("{}: {}", cmp.spec.title, report::verdict(&cmp.result)),
+                    title.clone(),
+                    format!("{title}: {}", report::verdict(&cmp.result)),
                     "compare",
                 ),
                 data: json!({
-                    "title": cmp.spec.title,
+                    "title": title,
                     "caption_html": cmp.spec.caption.as_deref().map(markdown::render_inline),
                     "owner": cmp.owner.map(|r| run_link(model, r)),
                     "runs": cmp.runs.iter().map(|&r| run_link(model, r)).collect::<Vec<_>>(),
@@ -219,6 +230,18 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
     });
 }
 
+/// What a run's page shows of the comparisons that read it (their
+/// verdicts, made of every run they read, and the checks of those runs,
+/// which every page's key holds): the contents of those runs, for the key
+/// of the run page.
+pub(super) fn read_with(model: &Model, r: usize) -> Vec<u64> {
+    model.run_comparisons[r]
+        .iter()
+        .flat_map(|&c| &model.comparisons[c].runs)
+        .map(|&o| model.runs[o].content_hash)
+        .collect()
+}
+
 /// What a comparison's page shows of the findings it cites (their titles,
 /// in the note of the sides that ran fewer than asked): their list
 /// hashes, for the keys of the pages that show it.
@@ -230,13 +253,20 @@ pub(super) fn cited(cx: &Ctx<'_>, c: &Comparison) -> Vec<u64> {
         .collect()
 }
 
-/// Comparisons as lists show them: title, address, sides and verdict.
+/// A comparison's title: its record's, else the one the model made from
+/// its sides, else its id.
+fn title_of(c: &Compared) -> String {
+    c.spec.title.clone().unwrap_or_else(|| c.spec.id.clone())
+}
+
+/// Comparisons as lists show them: title, address, sides and the verdict
+/// in a line (its words, and the sides the checks flag).
 pub(super) fn listed(comparisons: &[Compared]) -> Vec<Value> {
     comparisons
         .iter()
         .map(|c| {
             json!({
-                "title": c.spec.title,
+                "title": title_of(c),
                 "url": format!("{ROOT}{}", urls::comparison(&c.spec.id)),
                 "sides": c.result.sides.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
                 "verdict": report::verdict(&c.result),

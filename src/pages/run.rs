@@ -43,6 +43,7 @@ pub(super) fn list<'a>(
             let mut m = cx.listing(&model.citations[r]);
             m.push(run.content_hash);
             m.push(super::observed::run_key(model, r));
+            m.extend(super::compare::read_with(model, r));
             m
         });
         let mut failed = None;

@@ -7,8 +7,10 @@
 pub struct CompareSpec {
     /// Its id: the page is `/compare/<id>/`.
     pub id: String,
-    /// Its title.
-    pub title: String,
+    /// Its title, where the record gives one (`title` may be left out:
+    /// the model then titles it by its sides, `vLLM 0.29.0 against
+    /// 0.30.0`).
+    pub title: Option<String>,
     /// What it shows, in a sentence or two (Markdown).
     pub caption: Option<String>,
     /// A run-to-run noise band in percent, to judge single measurements.

@@ -610,12 +610,29 @@ async function comparedRuns(env) {
     await page.screenshot({ path: path.join(env.shots, `${name}.png`), fullPage: true, animations: "disabled" });
   };
   const columns = async (page) => (await page.locator("table.compare").first().locator("thead th").count()) - 1;
+  // The verdict in words leads the page: above the first table, and in
+  // the first phone screen (`screen`: a page whose record gives no long
+  // caption above it), in words of which way the changes went.
+  const verdictFirst = async (page, url, screen = true) => {
+    const at = await page.evaluate(() => {
+      const v = document.querySelector(".compare-verdict");
+      const t = document.querySelector("table.compare");
+      return v && { top: v.getBoundingClientRect().top + window.scrollY, bottom: v.getBoundingClientRect().bottom + window.scrollY, table: t ? t.getBoundingClientRect().top + window.scrollY : Infinity, text: v.textContent };
+    });
+    H.assert(at, `${url} has no .compare-verdict`);
+    H.assert(!screen || at.bottom <= phone.context.viewport.height, `the verdict of ${url} ends at ${Math.round(at.bottom)}px, below the first ${phone.context.viewport.height}px`);
+    H.assert(at.top < at.table, `the verdict of ${url} comes after its table`);
+    H.assert(/ against .*: (worse|better|the same)/.test(at.text), `the verdict of ${url} says no way: ${at.text}`);
+    return at.text;
+  };
   await journey(env, "compared runs on a phone: the bundled comparison's deltas", phone, async (page) => {
     const main = await read(page, `${env.bundled.base}compare/c1-depth-nvfp4-vs-vllm-mtp3/`);
     for (const d of ["−8% worse", "+0.5% better", "+5% better", "+26% better", "+35% better"]) H.assert(main.includes(d), `the comparison lacks ${d}: ${main}`);
     H.assert(main.includes("127.1 tok/s") && main.includes("117.3 tok/s"), `the comparison lacks the depth-0 figures: ${main}`);
     await changesOnScreen(page, "the bundled comparison");
     await directionsInWords(page, "the bundled comparison");
+    const said = await verdictFirst(page, "the bundled comparison", false);
+    H.assert(said.startsWith("vLLM 0.27.1 MTP@3 against NInfer NVFP4: better on 4 of 5 workloads"), `the bundled comparison's verdict: ${said}`);
     // In the header of every page, and on the home page.
     await read(page, env.bundled.base);
     const nav = page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Comparisons" });
@@ -633,10 +650,15 @@ async function comparedRuns(env) {
     H.assert(main.includes("−7% worse, beyond noise"), `0.28's change is not worse beyond noise: ${main}`);
     const n = await changesOnScreen(page, s.comparison);
     const dirs = await directionsInWords(page, s.comparison);
+    await verdictFirst(page, s.comparison);
     H.assert(dirs.includes("better") && dirs.includes("worse"), `${s.comparison}: directions ${dirs}`);
     await shoot(page, "compare-three-sides-phone");
     main = await read(page, `${s.base}engines/vllm/0.30/`);
     H.assert(main.includes("What changed since 0.29"), `the 0.30 page says nothing of 0.29: ${main}`);
+    const changed = page.locator(".version-changed .compare-verdict");
+    H.assert((await changed.count()) === 1, "what changed since 0.29 has no verdict (.compare-verdict)");
+    const words = await changed.textContent();
+    H.assert(words.startsWith("vLLM 0.30 against 0.29: better"), `what changed since 0.29 says: ${words}`);
     // Above the empty sections, not below their "None.".
     const above = await page.evaluate(() => {
       const changed = document.getElementById("changed-heading");
@@ -652,7 +674,8 @@ async function comparedRuns(env) {
       main = await read(page, `${s.base}compare/xray-028-029/`);
       H.assert((await columns(page)) === 3, "the recorded runs' comparison does not set three sides side by side");
       for (const t of ["341.4 tok/s", "223.0 tok/s", "+2% better, untested", "−34% worse, untested", "ran ≤10 of 32", "ran ≤5 of 32",
-        "asked for 32 at once", "ran at most 5 requests at once of the 32 asked", "Fewer requests ran than asked", "3 sides ran fewer requests at once than asked (see F7)"]) {
+        "asked for 32 at once", "ran at most 5 requests at once of the 32 asked", "Flagged.", "All 3 sides ran fewer requests at once than asked (flagged by concurrency-achieved)",
+        "Why fewer ran: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache"]) {
         H.assert(main.includes(t), `the recorded runs' comparison lacks "${t}": ${main}`);
       }
       H.assert(!/concurrency 32(?! asked)/.test(main), `a heading claims concurrency 32 as what ran: ${main}`);
@@ -660,6 +683,7 @@ async function comparedRuns(env) {
       H.assert((await cite.count()) >= 1, "the note of the sides that ran fewer does not link F7");
       await changesOnScreen(page, "xray-028-029");
       await directionsInWords(page, "xray-028-029");
+      await verdictFirst(page, "xray-028-029");
       await shoot(page, "compare-recorded-three-sides-phone");
     }
     return `${n} changes on screen${s.shared ? ", with the shared recorded runs" : ", fixtures only (FINDINGS_SHARED not set)"}`;
