@@ -71,19 +71,11 @@ struct Manifest<'a> {
 /// A sorted list, not a map: it is built once and then read in order.
 struct Postings(Vec<(Box<str>, Coded)>);
 
+#[cfg(test)]
 impl Postings {
     /// The words, in order.
     fn keys(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(w, _)| &**w)
-    }
-}
-
-impl std::ops::Index<&str> for Postings {
-    type Output = Coded;
-
-    fn index(&self, word: &str) -> &Coded {
-        let at = self.0.binary_search_by(|(w, _)| (**w).cmp(word));
-        &self.0[at.expect("a word of the index")].1
     }
 }
 
@@ -341,31 +333,34 @@ type WriteShard<'a> = dyn FnMut(&str, bool, &[u8]) -> Result<(), WriteError> + '
 /// `write` with its key, whether it was split (then it holds only the word
 /// equal to its key) and its bytes.
 fn shard(postings: &Postings, write: &mut WriteShard<'_>) -> Result<(), WriteError> {
-    let mut by_key: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for w in postings.keys() {
-        by_key.entry(prefix(w, KEY_CHARS)).or_default().push(w);
+    // Each word by its place in `postings`, with what its entry weighs,
+    // worked out once: a key split three times would otherwise weigh its
+    // words four times.
+    let words = &postings.0;
+    let sizes: Vec<usize> = words.iter().map(|(w, c)| entry_size(w, c)).collect();
+    let mut by_key: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, (w, _)) in words.iter().enumerate() {
+        by_key.entry(prefix(w, KEY_CHARS)).or_default().push(i);
     }
-    let mut todo: Vec<(usize, &str, Vec<&str>)> = by_key
+    let mut todo: Vec<(usize, &str, Vec<usize>)> = by_key
         .into_iter()
         .map(|(k, ws)| (KEY_CHARS, k, ws))
         .collect();
     while let Some((n, key, ws)) = todo.pop() {
         // A key as long as its words cannot be split further.
-        let size: usize = 2 + ws
-            .iter()
-            .map(|w| entry_size(w, &postings[*w]))
-            .sum::<usize>();
-        if size <= SHARD_BYTES || ws.iter().all(|w| w.chars().count() <= n) {
+        let size: usize = 2 + ws.iter().map(|&i| sizes[i]).sum::<usize>();
+        if size <= SHARD_BYTES || ws.iter().all(|&i| words[i].0.chars().count() <= n) {
             write(key, false, &shard_bytes(postings, &ws))?;
             continue;
         }
-        let mut sub: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        let mut sub: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         let mut own = Vec::new();
-        for w in ws {
+        for i in ws {
+            let w = &words[i].0;
             if w.chars().count() <= n {
-                own.push(w);
+                own.push(i);
             } else {
-                sub.entry(prefix(w, n + 1)).or_default().push(w);
+                sub.entry(prefix(w, n + 1)).or_default().push(i);
             }
         }
         write(key, true, &shard_bytes(postings, &own))?;
@@ -417,16 +412,17 @@ fn push_number(out: &mut Vec<u8>, mut n: u64) {
 /// A shard's file: each of `ws` with its findings, delta-coded, written
 /// straight into bytes (a `serde_json::Map` of `Value`s cost an allocation
 /// per number).
-fn shard_bytes(postings: &Postings, ws: &[&str]) -> Vec<u8> {
+fn shard_bytes(postings: &Postings, ws: &[usize]) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + ws.len() * 32);
     out.push(b'{');
-    for (k, &w) in ws.iter().enumerate() {
+    for (k, &i) in ws.iter().enumerate() {
+        let (w, coded) = &postings.0[i];
         if k > 0 {
             out.push(b',');
         }
-        let _ = serde_json::to_writer(&mut out, w);
+        let _ = serde_json::to_writer(&mut out, &**w);
         out.extend_from_slice(b":[");
-        for (j, n) in postings[w].numbers().enumerate() {
+        for (j, n) in coded.numbers().enumerate() {
             if j > 0 {
                 out.push(b',');
             }
@@ -536,10 +532,10 @@ mod tests {
     fn sizes_are_measured_as_the_shard_writes_them() {
         let many: Vec<(u32, u8)> = (1..=300).map(|i| (i * 7, 3)).collect();
         let p = postings_of(&[("kv", &many), ("kv-cache", &[(9, 1), (12, 16)])]);
-        let ws: Vec<&str> = p.keys().collect();
+        let ws: Vec<usize> = (0..p.0.len()).collect();
         // Braces, and a comma after each entry but the last, which stands
         // for the file's final newline.
-        let estimated: usize = 2 + ws.iter().map(|w| entry_size(w, &p[w])).sum::<usize>();
+        let estimated: usize = 2 + p.0.iter().map(|(w, c)| entry_size(w, c)).sum::<usize>();
         assert_eq!(estimated, shard_bytes(&p, &ws).len());
     }
 
