@@ -625,29 +625,6 @@ fn theme_follows_the_page() {
 }
 
 #[test]
-fn long_category_labels_wrap_or_rotate() {
-    let t = table(
-        "name,v\nthe quick brown fox,1\nover the lazy dog,2\nand again,3",
-        &[("v", "s")],
-    );
-    let c = ok(&spec(ChartKind::Bar, "name", &["v"]), &t);
-    assert!(c.svg.contains("<tspan"), "labels wrap onto two lines");
-    assert!(!c.svg.contains("rotate(-45"));
-    let rows: String = (0..30)
-        .map(|i| format!("\nconfiguration number {i} with a long name,{i}"))
-        .collect();
-    let t = table(&format!("name,v{rows}"), &[("v", "s")]);
-    let c = ok(&spec(ChartKind::Bar, "name", &["v"]), &t);
-    assert!(c.svg.contains("rotate(-45"));
-    // Every label is there in full.
-    let labels = texts(&c.svg);
-    for i in 0..30 {
-        let want = format!("configuration number {i} with a long name");
-        assert!(labels.iter().any(|l| l == &want), "{want}");
-    }
-}
-
-#[test]
 fn tick_labels_have_no_float_noise() {
     assert_eq!(fixed(0.30000000000000004, 1), "0.3");
     assert_eq!(fixed(1234567.0, 0), "1,234,567");

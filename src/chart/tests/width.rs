@@ -4,7 +4,7 @@
 //! style, with its margins as padding. Takes the fixtures of `tests.rs`;
 //! hands on only pass or fail.
 
-use super::{ok, spec, start_table, table};
+use super::{ok, spec, start_table, table, texts};
 use crate::record::ChartKind;
 
 /// The root's `style`.
@@ -55,4 +55,27 @@ fn many_rotated_labels_make_the_drawing_wider_than_a_phone() {
         .parse()
         .unwrap();
     assert!(min > 30 * 20, "{min}");
+}
+
+#[test]
+fn long_category_labels_wrap_or_rotate() {
+    let t = table(
+        "name,v\nthe quick brown fox,1\nover the lazy dog,2\nand again,3",
+        &[("v", "s")],
+    );
+    let c = ok(&spec(ChartKind::Bar, "name", &["v"]), &t);
+    assert!(c.svg.contains("<tspan"), "labels wrap onto two lines");
+    assert!(!c.svg.contains("rotate(-45"));
+    let rows: String = (0..30)
+        .map(|i| format!("\nconfiguration number {i} with a long name,{i}"))
+        .collect();
+    let t = table(&format!("name,v{rows}"), &[("v", "s")]);
+    let c = ok(&spec(ChartKind::Bar, "name", &["v"]), &t);
+    assert!(c.svg.contains("rotate(-45"));
+    // Every label is there in full.
+    let labels = texts(&c.svg);
+    for i in 0..30 {
+        let want = format!("configuration number {i} with a long name");
+        assert!(labels.iter().any(|l| l == &want), "{want}");
+    }
 }
