@@ -154,8 +154,7 @@ impl Plan {
                             reach = 0.0;
                             let mut need_left = 0.0f64;
                             for (i, l) in labels.iter().enumerate() {
-                                let w =
-                                    l.iter().map(|t| text_width(t, FONT)).fold(0.0, f64::max);
+                                let w = l.iter().map(|t| text_width(t, FONT)).fold(0.0, f64::max);
                                 let h = f64::from(l.len() as i32 * LINE_H);
                                 reach = reach.max(w * diag + h * diag);
                                 let cx = (i as f64 + 0.5) * s;

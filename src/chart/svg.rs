@@ -156,7 +156,13 @@ pub(super) fn draw(input: &ChartInput, data: &Data, plan: &Plan, summary: &str) 
                 };
                 let py = y_at(v);
                 let y = if v < base { py + 12 } else { py - 4 };
-                text.put(Pos::Share(x), y, Anchor::Middle, Some("plot-value"), &[label]);
+                text.put(
+                    Pos::Share(x),
+                    y,
+                    Anchor::Middle,
+                    Some("plot-value"),
+                    &[label],
+                );
             }
         }
     }
@@ -268,7 +274,8 @@ fn marks(kind: ChartKind, data: &Data, plan: &Plan) -> String {
             for (s, points) in series.iter().enumerate() {
                 let color = data.series.list[s].color.hex();
                 // Points that fall on one pixel are drawn once.
-                let mut xy: Vec<(i64, i64)> = points.iter().map(|p| (x_at(p.x), y_at(p.y))).collect();
+                let mut xy: Vec<(i64, i64)> =
+                    points.iter().map(|p| (x_at(p.x), y_at(p.y))).collect();
                 xy.dedup();
                 match kind {
                     ChartKind::Line | ChartKind::Cdf => {

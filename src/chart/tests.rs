@@ -321,10 +321,18 @@ fn line_sorts_x_and_draws_markers() {
     // no length (`h0`) per point, round however the plot is stretched.
     assert_eq!(marks.matches("<path class=\"plot-dots\"").count(), 2);
     assert_eq!(marks.matches("h0").count(), 10, "points");
-    assert_eq!(marks.matches("vector-effect=\"non-scaling-stroke\"").count(), 4);
+    assert_eq!(
+        marks
+            .matches("vector-effect=\"non-scaling-stroke\"")
+            .count(),
+        4
+    );
     let keys = group(&c.svg, "plot-keys");
     assert_eq!(
-        (keys.matches("<line").count(), keys.matches("<circle").count()),
+        (
+            keys.matches("<line").count(),
+            keys.matches("<circle").count()
+        ),
         (2, 2),
         "the legend's swatches"
     );
@@ -615,7 +623,10 @@ fn theme_follows_the_page() {
     let grid = svg.split("<g class=\"plot-grid\"").nth(1).unwrap();
     let grid = &grid[..grid.find("</g>").unwrap()];
     assert!(grid.starts_with(" stroke=\"currentColor\" stroke-opacity=\"0.15\""));
-    assert!(grid.lines().skip(1).all(|l| l.starts_with("<line") && !l.contains("stroke")));
+    assert!(grid
+        .lines()
+        .skip(1)
+        .all(|l| l.starts_with("<line") && !l.contains("stroke")));
     // Drawn at a pixel a unit, as wide as its column: no viewBox on the
     // root, the plot's own stretched across it.
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot plot-line\" width=\"100%\" height=\""));

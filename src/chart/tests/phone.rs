@@ -35,12 +35,20 @@ fn margins(svg: &str) -> (f64, f64) {
 fn series(kv_top: f64) -> crate::record::Table {
     let mut csv = String::from("t_s,kv_usage,running\n");
     for i in 0..=108 {
-        let kv = if i == 60 { kv_top } else { 0.9 * f64::from(i % 10) / 10.0 };
+        let kv = if i == 60 {
+            kv_top
+        } else {
+            0.9 * f64::from(i % 10) / 10.0
+        };
         csv.push_str(&format!("{}.{},{kv},{}\n", i, i % 7, i % 12));
     }
     table(
         &csv,
-        &[("t_s", "s"), ("kv_usage", "fraction"), ("running", "requests")],
+        &[
+            ("t_s", "s"),
+            ("kv_usage", "fraction"),
+            ("running", "requests"),
+        ],
     )
 }
 
@@ -67,7 +75,11 @@ fn no_text_is_shown_below_eleven_px() {
     assert!(sizes.iter().all(|&s| s >= MIN_FONT), "{sizes:?}");
     // The titles too long for their axes wrap onto more lines, whole.
     assert!(svg.matches("<tspan").count() >= 2, "{svg}");
-    let all = texts(&svg).join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let all = texts(&svg)
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(all.contains("as the recorder timed them"), "{all}");
     assert!(all.contains("over the whole run"), "{all}");
     // Bars, with their values over them (11 px).
@@ -75,8 +87,15 @@ fn no_text_is_shown_below_eleven_px() {
         "setup,ttft_p50,ttft_p99\nvLLM 0.30.0,28.41,68.57",
         &[("ttft_p50", "s"), ("ttft_p99", "s")],
     );
-    let svg = ok(&spec(ChartKind::Bar, "setup", &["ttft_p50", "ttft_p99"]), &bars).svg;
-    assert!(svg.contains("class=\"plot-value\" font-size=\"11\""), "{svg}");
+    let svg = ok(
+        &spec(ChartKind::Bar, "setup", &["ttft_p50", "ttft_p99"]),
+        &bars,
+    )
+    .svg;
+    assert!(
+        svg.contains("class=\"plot-value\" font-size=\"11\""),
+        "{svg}"
+    );
     assert!(font_sizes(&svg).iter().all(|&s| s >= MIN_FONT));
 }
 
@@ -102,7 +121,12 @@ fn the_x_labels_fit_the_narrowest_width() {
     for w in ticks.windows(2) {
         let room = w[1].0 - w[0].0;
         let need = (text_width(&w[0].1, FONT) + text_width(&w[1].1, FONT)) / 2.0;
-        assert!(room >= need + 8.0, "{} and {}: {room} px apart", w[0].1, w[1].1);
+        assert!(
+            room >= need + 8.0,
+            "{} and {}: {room} px apart",
+            w[0].1,
+            w[1].1
+        );
     }
     // The end labels stay in the margins.
     let last = ticks.last().unwrap();
@@ -134,7 +158,11 @@ fn a_percentage_axis_ends_at_100_unless_a_value_goes_over() {
         y: 1.1,
         label: "Over the pool".to_string(),
     }];
-    let top: f64 = axis(&ok(&marked, &series(0.5)).svg).last().unwrap().parse().unwrap();
+    let top: f64 = axis(&ok(&marked, &series(0.5)).svg)
+        .last()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(top > 100.0);
     // Bars of shares: 100 too.
     let shares = table("setup,hit\na,0.97\nb,0.42", &[("hit", "fraction")]);

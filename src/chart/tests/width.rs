@@ -17,7 +17,10 @@ fn style(svg: &str) -> &str {
 fn a_few_bars_are_shown_at_most_480_wide_and_more_as_wide_as_their_column() {
     // Two bars (and four, as two series of two): at most 480 px.
     let narrow = ok(&spec(ChartKind::Bar, "start", &["peak"]), &start_table()).svg;
-    assert!(narrow.contains(r#" width="100%" height="370" "#), "{narrow}");
+    assert!(
+        narrow.contains(r#" width="100%" height="370" "#),
+        "{narrow}"
+    );
     assert_eq!(
         style(&narrow),
         "box-sizing: border-box; padding: 0 24px 0 64px; min-width: 350px; max-width: 480px"
