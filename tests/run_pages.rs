@@ -359,7 +359,7 @@ fn the_setup_names_the_model_without_its_path_and_always_says_the_hardware() {
     let setup = between(&t, "Setup", "Headline figures");
     assert_eq!(
         setup,
-        "Setup vLLM 0.30.0 Model Qwen3-8B from /models/Qwen3-8B Hardware not recorded · give it with findings import vllm-run FILES --hardware \"…\" or hardware: in data/runs/vllm-run/run.yaml Client vllm bench serve "
+        "Setup vLLM 0.30.0 Model Qwen3-8B from /models/Qwen3-8B Hardware not recorded · give it with --hardware on findings import vllm-run Client vllm bench serve "
     );
     assert!(
         t.contains("What the files say Model /models/Qwen3-8B from raw/vllm-run/bench.json"),
