@@ -10,6 +10,7 @@ pub const STATIC: &[(&str, &str)] = &[
     ("versions.js", include_str!("../static/versions.js")),
     ("search.js", include_str!("../static/search.js")),
     ("filters.js", include_str!("../static/filters.js")),
+    ("runs.js", include_str!("../static/runs.js")),
     ("your-version.js", include_str!("../static/your-version.js")),
 ];
 

@@ -16,9 +16,11 @@ use std::path::PathBuf;
 mod column;
 mod compare;
 mod evidence;
+mod model_name;
 pub use column::{readable_column_name, Column};
 pub use compare::{CompareOf, CompareSpec};
 pub use evidence::{RawFile, ResultRow, ResultSource, RunFact};
+pub use model_name::model_name;
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -106,6 +106,10 @@ pub fn model(model: &str) -> String {
 /// The runs index.
 pub const RUNS: &str = "runs/";
 
+/// What the runs index's filters fetch: every run's entry (a run's id has
+/// no dot, so no run's folder is named so).
+pub const RUNS_DATA: &str = "runs/filters.json";
+
 /// A run's page.
 pub fn run(id: &str) -> String {
     format!("runs/{id}/")

@@ -542,7 +542,7 @@ fn every_bundled_run_shows_a_chart_with_its_data() {
         let figures = html.matches("<figure class=\"chart\"").count();
         assert!(figures >= 1, "run {run} has no chart");
         assert_eq!(
-            html.matches("<svg").count(),
+            html.matches("<svg xmlns").count(),
             figures,
             "run {run}: every chart is drawn"
         );
@@ -780,12 +780,12 @@ fn the_runs_index_lists_newest_first_with_the_findings_and_engines_of_each_run()
     );
     let out = build(&site);
     let html = page(&out, "runs/index.html");
-    let list = section(&html, "<ul class=\"run-list\">", "</ul>");
+    let list = section(&html, "<ul class=\"run-list\" id=\"run-list\">", "</ul>");
     assert_eq!(
         text(list),
-        "alpha sweep 2 September 2026 · vLLM 0.30 · cited by no finding \
-         Zeta sweep 2 September 2026 · vLLM 0.28, 0.30; SGLang; tool-eval-bench · cited by F9 \
-         Cache size per start 17 August 2026 · vLLM 0.30 · cited by F7, F9"
+        "alpha sweep 2 September 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 no finding cites it, and it shows none \
+         Zeta sweep 2 September 2026 · vLLM 0.28, 0.30; SGLang; tool-eval-bench · Qwen3-8B · RTX 5090 cited by F9 \
+         Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 cited by F7, F9"
     );
     // The F-numbers link the findings' pages, never as #7.
     let cache = section(list, "Cache size per start", "</li>");
@@ -803,9 +803,13 @@ fn the_runs_index_lists_newest_first_with_the_findings_and_engines_of_each_run()
         ("runs/page/2/index.html", "Zeta sweep"),
         ("runs/page/3/index.html", "Cache size per start"),
     ] {
-        let list = text(section(&page(&out, p), "<ul class=\"run-list\">", "</ul>"));
+        let list = text(section(
+            &page(&out, p),
+            "<ul class=\"run-list\" id=\"run-list\">",
+            "</ul>",
+        ));
         assert!(list.starts_with(title), "{p}: {list}");
-        assert_eq!(list.matches(" · cited by ").count(), 1, "{p}: {list}");
+        assert_eq!(list.matches("RTX 5090 ").count(), 1, "{p}: {list}");
     }
 }
 

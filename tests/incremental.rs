@@ -178,6 +178,13 @@ fn every_kind_of_edit_gives_the_site_a_clean_build_gives() {
         "checks: [preemptions-read]\nsymptoms: [preemptions-unlogged]\n",
     );
     b.rebuild_and_compare("a symptom named again");
+    // The runs index names the findings each run shows, with their titles.
+    b.site.edit(
+        f8,
+        "title: Preempted requests left no line in the log",
+        "title: Preempted requests left no log line",
+    );
+    b.rebuild_and_compare("the title of a finding a run shows");
     // A run that observed a finding's symptom is named on the finding's
     // page, in its export and in the engine's matrix: its title, and the
     // version it ran, which the observation counts for.

@@ -125,6 +125,7 @@ enum Kind {
     RunNotes,
     RunDate,
     RunSetup,
+    RunHardware,
     SiteTitle,
     SiteBlurb,
     SiteEngine,
@@ -170,6 +171,7 @@ const KINDS: &[Kind] = &[
     Kind::RunNotes,
     Kind::RunDate,
     Kind::RunSetup,
+    Kind::RunHardware,
     Kind::SiteTitle,
     Kind::SiteBlurb,
     Kind::SiteEngine,
@@ -732,7 +734,11 @@ impl Bench {
                 self.write(&raw, &changed);
                 format!("{raw}: {key}")
             }
-            Kind::RunTitle | Kind::RunNotes | Kind::RunDate | Kind::RunSetup => {
+            Kind::RunTitle
+            | Kind::RunNotes
+            | Kind::RunDate
+            | Kind::RunSetup
+            | Kind::RunHardware => {
                 let run = rng.pick(&runs).clone();
                 let rel = format!("data/runs/{run}/run.yaml");
                 let y = self.read(&rel);
@@ -751,6 +757,15 @@ impl Bench {
                             1 + rng.below(28)
                         ),
                     ),
+                    // The run page's setup and the runs index's entry
+                    // and filter bar show the hardware (or how to give
+                    // it) and the model, named without its local path.
+                    Kind::RunHardware if rng.chance(40) => remove_field(&y, "hardware"),
+                    Kind::RunHardware => {
+                        let y =
+                            set_field(&y, "hardware", &format!("hardware: 1x {}\n", rng.words(2)));
+                        set_field(&y, "model", &format!("model: /models/{}\n", rng.words(1)))
+                    }
                     _ => replace_setup_version(&y, rng),
                 };
                 self.write(&rel, &y);

@@ -1,8 +1,13 @@
 //! Run pages as a reviewer reads them: numbers rounded for reading
 //! (`src/figures.rs`), the headline figures of a run made of result files,
-//! each with the file it came from, and long tables folded into a sample
-//! and their extremes, with every row on pages of their own. Fixture sites
-//! built through the real command; assertions on the HTML a reader gets.
+//! each with the file it came from and the flag of a check that flags it,
+//! the checks flags first, the client's and the server's throughput
+//! squared in a sentence, the hardware (or how to give it), the model
+//! named without its local path, a table of one row as a list of fields,
+//! and long tables folded into a sample and their extremes, with every row
+//! on pages of their own; and the runs index, each run with its figure,
+//! flags and the findings it shows or that cite it. Fixture sites built
+//! through the real command; assertions on the HTML a reader gets.
 #![allow(missing_docs)]
 
 mod common;
@@ -50,6 +55,8 @@ fn text(html: &str) -> String {
         .replace(" ,", ",")
         .replace(" .", ".")
         .replace(" :", ":")
+        .replace(" )", ")")
+        .replace("( ", "(")
 }
 
 /// Numbers with seven or more decimals, which no reader reads.
@@ -87,13 +94,16 @@ fn an_imported_run_has_headline_figures_each_from_its_file() {
     let t = text(&html);
     let headline = &t[t.find("Headline figures").expect("no headline box")
         ..t.find("Checked against the findings").unwrap()];
+    // The server ran at most 2 of the 4 requests asked for at once: every
+    // figure measured at that concurrency carries the flag, the requests
+    // and the preemptions do not.
     for want in [
-        "Output throughput 421.1 tok/s from bench.json",
-        "Request throughput 0.4211 req/s from bench.json",
-        "Time to first token p50 2,500 ms · p99 5,001 ms from bench.json",
-        "Inter-token latency p50 6 ms · p99 9.25 ms from bench.json",
+        "Output throughput 421.1 tok/s · ran ≤ 2 of 4 from bench.json",
+        "Request throughput 0.4211 req/s · ran ≤ 2 of 4 from bench.json",
+        "Time to first token p50 2,500 ms · p99 5,001 ms · ran ≤ 2 of 4 from bench.json",
+        "Inter-token latency p50 6 ms · p99 9.25 ms · ran ≤ 2 of 4 from bench.json",
         "Requests completed 4 · failed 0 from bench.json",
-        "Concurrency asked 4 · most the server ran 2 from bench.json, run.series.jsonl",
+        "Concurrency asked 4 · most the server ran 2 · ran ≤ 2 of 4 from bench.json, run.series.jsonl",
         "Preemptions 3 from after.snapshot.json",
         "The server preempted 3 requests during this run",
     ] {
@@ -224,4 +234,316 @@ fn a_table_of_twenty_rows_is_shown_whole() {
     assert!(t.contains("20 rows · series.csv"), "{t}");
     assert!(!t.contains("Lowest"));
     assert!(!out.join("runs/long/tables").exists());
+}
+
+/// The fixture site with inferlint's vLLM run imported as `vllm-run`: it
+/// asked for 4 requests at once and the server ran at most 2, so
+/// `concurrency-achieved` flags it; the files name no hardware. Hands back
+/// the import's stderr.
+fn import_vllm_run(site: &Site, more: &[&str]) -> String {
+    let folder = results("inferlint/vllm-run");
+    let mut args = vec![
+        "import",
+        "vllm-run",
+        folder.to_str().unwrap(),
+        "--engine",
+        "vllm",
+    ];
+    args.extend_from_slice(more);
+    let r = site.run(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stderr
+}
+
+/// The text of the part of `html` from `start` to `end` (both texts).
+fn between<'t>(t: &'t str, start: &str, end: &str) -> &'t str {
+    let i = t
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start:?} in {t}"));
+    let j = t[i..].find(end).map_or(t.len(), |j| i + j);
+    &t[i..j]
+}
+
+#[test]
+fn a_flagged_figure_carries_its_flag_and_the_flags_come_before_the_passes() {
+    let site = Site::copy_of("minimal");
+    import_vllm_run(&site, &[]);
+    let (_dir, out) = build(&site);
+    let html = page(&out, "runs/vllm-run/index.html");
+    let t = text(&html);
+    // The flag links the check that says why.
+    assert!(
+        html.contains("<span class=\"figure-value\">421.1 tok/s<span class=\"figure-sep\"> · </span><a class=\"figure-flag\" href=\"#check-concurrency-achieved\">ran ≤ 2 of 4</a></span>"),
+        "{html}"
+    );
+    assert!(html.contains("<li class=\"check check-flagged\" id=\"check-concurrency-achieved\">"));
+    // The checks follow the figures, before the charts: the flag first,
+    // then the passes, whatever the registry's order (which puts
+    // preemptions-read first).
+    let headline = t.find("Headline figures").unwrap();
+    let checks = t.find("Checked against the findings").unwrap();
+    let charts = t.find("Charts Time to first token").unwrap();
+    assert!(headline < checks && checks < charts, "{t}");
+    let box_ = between(&t, "Checked against the findings", "Charts");
+    let verdicts: Vec<&str> = box_
+        .split_whitespace()
+        .filter(|w| ["flagged", "passed", "cannot", "acknowledged"].contains(w))
+        .collect();
+    assert_eq!(verdicts, ["flagged", "passed", "passed"], "{box_}");
+    assert!(box_.starts_with(
+        "Checked against the findings flagged concurrency-achieved: vLLM 0.30.0: asked for 4 requests at once"
+    ), "{box_}");
+
+    // A check the run breaks on purpose is acknowledged, not flagged: the
+    // figures carry no flag.
+    let yaml = site.read("data/runs/vllm-run/run.yaml");
+    site.write(
+        "data/runs/vllm-run/run.yaml",
+        &format!("{yaml}acknowledged:\n  - check: concurrency-achieved\n    reason: it is the evidence of the gauge\n"),
+    );
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/vllm-run/index.html"));
+    assert!(
+        t.contains("Output throughput 421.1 tok/s from bench.json"),
+        "{t}"
+    );
+    assert!(!t.contains("ran ≤"), "{t}");
+}
+
+#[test]
+fn the_clients_and_the_servers_throughput_are_squared_in_one_sentence() {
+    let site = Site::copy_of("minimal");
+    import_vllm_run(&site, &[]);
+    let (_dir, out) = build(&site);
+    let html = page(&out, "runs/vllm-run/index.html");
+    let t = text(&html);
+    // bench.json: 4,000 output tokens over its duration, 9.5 s; the
+    // snapshots: vllm:generation_tokens_total 144 before, 4,144 after,
+    // their monotonic clocks 181 s and 191.25 s.
+    let said = "The client's 421.1 tok/s and the server counter's 390.2 tok/s are the same 4,000 output tokens over two windows: the 9.5 s the client timed (bench.json) and the 10.25 s between the server's snapshots before and after the run (after.snapshot.json).";
+    assert!(t.contains(said), "{t}");
+    // Near the figures: in the headline's box, before the checks.
+    assert!(between(&t, "Headline figures", "Checked against the findings").contains(said));
+    assert!(html.contains("(<a href=\"../../runs/vllm-run/raw/vllm-run/after.snapshot.json\">after.snapshot.json</a>)."));
+
+    // Counters that disagree: each its tokens and its window.
+    let after = "data/runs/vllm-run/raw/vllm-run/after.snapshot.json";
+    let snapshot = site.read(after);
+    assert!(snapshot.contains("} 4144.0"));
+    site.write(after, &snapshot.replace("} 4144.0", "} 4044.0"));
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/vllm-run/index.html"));
+    assert!(
+        t.contains("The client's 421.1 tok/s are 4,000 output tokens over the 9.5 s it timed (bench.json); the server counter's 380.5 tok/s are 3,900 tokens over the 10.25 s between its snapshots before and after the run (after.snapshot.json)."),
+        "{t}"
+    );
+}
+
+#[test]
+fn the_setup_names_the_model_without_its_path_and_always_says_the_hardware() {
+    let site = Site::copy_of("minimal");
+    let stderr = import_vllm_run(&site, &[]);
+    assert!(
+        stderr.contains("note: no file names the hardware it ran on: the run page shows it as not recorded; `findings import vllm-run FILES --hardware \"1× H100 80GB\"` (or `hardware:` in its run.yaml) records it\n"),
+        "{stderr}"
+    );
+    let (_dir, out) = build(&site);
+    let html = page(&out, "runs/vllm-run/index.html");
+    let t = text(&html);
+    // The title and heading name the model; the setup says where it was
+    // served from, and the files' facts keep the path.
+    assert!(html.contains(
+        "<title>vLLM 0.30.0 under vllm bench serve, Qwen3-8B · Fixture findings</title>"
+    ));
+    assert!(html.contains("<h1>vLLM 0.30.0 under vllm bench serve, Qwen3-8B</h1>"));
+    let setup = between(&t, "Setup", "Headline figures");
+    assert_eq!(
+        setup,
+        "Setup vLLM 0.30.0 Model Qwen3-8B from /models/Qwen3-8B Hardware not recorded · give it with --hardware on findings import vllm-run Client vllm bench serve "
+    );
+    assert!(
+        t.contains("What the files say Model /models/Qwen3-8B from raw/vllm-run/bench.json"),
+        "{t}"
+    );
+
+    // Given, it is shown, and the import says nothing more of it.
+    let stderr = import_vllm_run(&site, &["--hardware", "1x NVIDIA GeForce RTX 5090 32 GB"]);
+    assert!(!stderr.contains("hardware"), "{stderr}");
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/vllm-run/index.html"));
+    assert!(
+        t.contains("Hardware 1x NVIDIA GeForce RTX 5090 32 GB Client"),
+        "{t}"
+    );
+    assert!(!t.contains("Hardware not recorded"), "{t}");
+
+    // A run typed by hand: a title that spells out the model's local path
+    // is headed with its name.
+    let yaml = site.read("data/runs/cache-sweep/run.yaml");
+    site.write(
+        "data/runs/cache-sweep/run.yaml",
+        &yaml
+            .replace(
+                "title: Cache size per start",
+                "title: Cache size per start of /srv/llm/Qwen3-8B",
+            )
+            .replace("model: Qwen3-8B", "model: /srv/llm/Qwen3-8B"),
+    );
+    let (_dir, out) = build(&site);
+    let html = page(&out, "runs/cache-sweep/index.html");
+    assert!(
+        html.contains("<h1>Cache size per start of Qwen3-8B</h1>"),
+        "{html}"
+    );
+    assert!(text(&html).contains("Model Qwen3-8B from /srv/llm/Qwen3-8B"));
+    // A hand-typed run's hint names its run.yaml alone.
+    let yaml = site.read("data/runs/cache-sweep/run.yaml");
+    site.write(
+        "data/runs/cache-sweep/run.yaml",
+        &yaml.replace("hardware: RTX 5090\n", ""),
+    );
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/cache-sweep/index.html"));
+    assert!(
+        t.contains(
+            "Hardware not recorded · give it with hardware: in data/runs/cache-sweep/run.yaml "
+        ),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_table_of_one_row_reads_as_a_list_of_its_fields() {
+    let site = Site::copy_of("minimal");
+    import_vllm_run(&site, &[]);
+    let (_dir, out) = build(&site);
+    let html = page(&out, "runs/vllm-run/index.html");
+    let tables = &html[html.find("<section class=\"tables\"").unwrap()..];
+    let results = &tables[..tables.find("</dl>").unwrap()];
+    assert!(results.contains("<dl class=\"row-fields\">"), "{results}");
+    assert!(!results.contains("<table"), "{results}");
+    for field in [
+        "<div><dt>Source file</dt><dd>raw/vllm-run/bench.json</dd></div>",
+        "<div><dt>Concurrency asked for (requests)</dt><dd class=\"num\">4</dd></div>",
+        "<div><dt>Request rate asked for (req/s)</dt><dd class=\"num\">unlimited</dd></div>",
+        "<div><dt>Output throughput (tok/s)</dt><dd class=\"num\">421.1</dd></div>",
+    ] {
+        assert!(results.contains(field), "{field} in {results}");
+    }
+    // The series, of many rows, stays a table.
+    let series = &tables[tables.find("The server&#39;s gauges").unwrap()..];
+    assert!(
+        series[..series.find("</div>").unwrap_or(series.len())].contains("<table class=\"data\">")
+            || series.contains("<table class=\"data\">")
+    );
+}
+
+#[test]
+fn the_runs_index_gives_each_run_its_figure_flags_and_findings() {
+    let site = Site::copy_of("minimal");
+    // F7 names the symptom the run shows: 3 preemptions counted, none
+    // logged.
+    site.edit(
+        "findings/cache-size.md",
+        "tags: [kv-cache]\n",
+        "tags: [kv-cache]\nsymptoms: [preemptions-unlogged]\n",
+    );
+    import_vllm_run(&site, &[]);
+    let (_dir, out) = build(&site);
+    let html = page(&out, "runs/index.html");
+    let list = &html[html
+        .find("<ul class=\"run-list\" id=\"run-list\">")
+        .unwrap()..];
+    let list = text(&list[..list.find("</ul>").unwrap()]);
+    assert_eq!(
+        list,
+        "vLLM 0.30.0 under vllm bench serve, Qwen3-8B 1 October 2026 · vLLM 0.30 · Qwen3-8B \
+         Output throughput 421.1 tok/s ran ≤ 2 of 4 shows F7 \
+         Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 cited by F7"
+    );
+    assert!(html.contains("<a class=\"figure-flag\" href=\"../runs/vllm-run/#check-concurrency-achieved\">ran ≤ 2 of 4</a>"));
+    assert!(html.contains("<span class=\"run-shows\">shows <a href=\"../findings/cache-size/\" title=\"The cache size changed between starts\">F7</a></span>"));
+    // The filter bar, hidden until its script shows it: counts over every
+    // run.
+    let bar = text(
+        &html[html.find("id=\"run-filters\"").unwrap()
+            ..html.find("<ul class=\"run-list\"").unwrap()],
+    );
+    assert!(
+        html.contains("data-src=\"../runs/filters.json\" hidden>"),
+        "{html}"
+    );
+    for want in [
+        "Engine vLLM 2 runs",
+        "Model Qwen3-8B 2 runs",
+        "Hardware RTX 5090 1 run not recorded 1 run",
+        "Checks flagged 1 run",
+    ] {
+        assert!(bar.contains(want), "{want}: {bar}");
+    }
+    // What the filters fetch: every run, as the index shows it.
+    let data: serde_json::Value = serde_json::from_str(&page(&out, "runs/filters.json")).unwrap();
+    assert_eq!(data["schema_version"], 1);
+    assert_eq!(
+        data["engines"],
+        serde_json::json!([{"id": "vllm", "name": "vLLM", "count": 2, "versions": ["0.30"]}])
+    );
+    assert_eq!(
+        data["runs"][0],
+        serde_json::json!([
+            "runs/vllm-run/",
+            "vLLM 0.30.0 under vllm bench serve, Qwen3-8B",
+            "2026-10-01",
+            "1 October 2026",
+            [["vllm", "0.30"]],
+            "Qwen3-8B",
+            null,
+            "Output throughput 421.1 tok/s",
+            [["ran ≤ 2 of 4", "concurrency-achieved"]],
+            [[
+                "F7",
+                "findings/cache-size/",
+                "The cache size changed between starts"
+            ]],
+            [],
+            [],
+            "vLLM 0.30"
+        ])
+    );
+    assert_eq!(data["runs"].as_array().unwrap().len(), 2);
+
+    // Without a finding that names its symptom and none citing it, the
+    // index says so.
+    site.edit(
+        "findings/cache-size.md",
+        "tags: [kv-cache]\nsymptoms: [preemptions-unlogged]\n",
+        "tags: [kv-cache]\n",
+    );
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/index.html"));
+    assert!(
+        t.contains("ran ≤ 2 of 4 no finding cites it, and it shows none"),
+        "{t}"
+    );
+}
+
+/// The `<main>` of a page: what its template writes, without the header
+/// and footer every page shares.
+fn main_of(html: &str) -> &str {
+    let i = html.find("<main").unwrap();
+    &html[i..html.find("</main>").unwrap() + 7]
+}
+
+#[test]
+fn run_page_and_runs_index_snapshots() {
+    let site = Site::copy_of("minimal");
+    site.edit(
+        "findings/cache-size.md",
+        "tags: [kv-cache]\n",
+        "tags: [kv-cache]\nsymptoms: [preemptions-unlogged]\n",
+    );
+    import_vllm_run(&site, &[]);
+    let (_dir, out) = build(&site);
+    insta::assert_snapshot!("run_page", main_of(&page(&out, "runs/vllm-run/index.html")));
+    insta::assert_snapshot!("runs_index", main_of(&page(&out, "runs/index.html")));
 }

@@ -8,25 +8,35 @@ use super::cdf::{steps, Spread};
 use super::text::one_line;
 use super::{ChartError, ChartInput, MAX_CHART_VALUES};
 use crate::record::{ChartKind, ChartSpec, Table};
-use plotters::style::RGBColor;
 use std::collections::BTreeMap;
 
 /// Okabe-Ito colours, in their published order, without black (invisible on a
 /// dark page) and with yellow moved last (faint on a light page).
-const PALETTE: [RGBColor; 7] = [
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x56, 0xB4, 0xE9),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0xF0, 0xE4, 0x42),
+const PALETTE: [Rgb; 7] = [
+    Rgb(0xE6, 0x9F, 0x00),
+    Rgb(0x56, 0xB4, 0xE9),
+    Rgb(0x00, 0x9E, 0x73),
+    Rgb(0x00, 0x72, 0xB2),
+    Rgb(0xD5, 0x5E, 0x00),
+    Rgb(0xCC, 0x79, 0xA7),
+    Rgb(0xF0, 0xE4, 0x42),
 ];
+
+/// A colour: red, green, blue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Rgb(pub(super) u8, pub(super) u8, pub(super) u8);
+
+impl Rgb {
+    /// `#RRGGBB`.
+    pub(super) fn hex(self) -> String {
+        format!("#{:02X}{:02X}{:02X}", self.0, self.1, self.2)
+    }
+}
 
 /// One series: a name for the legend and a colour.
 pub(super) struct Series {
     pub(super) name: String,
-    pub(super) color: RGBColor,
+    pub(super) color: Rgb,
 }
 
 /// The series of a chart, keyed by (series cell, y column index).
@@ -754,11 +764,11 @@ fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
-fn parse_hex(s: &str) -> Option<RGBColor> {
+fn parse_hex(s: &str) -> Option<Rgb> {
     let h = s.trim().strip_prefix('#')?;
     if h.len() != 6 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
         return None;
     }
     let byte = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).ok();
-    Some(RGBColor(byte(0)?, byte(2)?, byte(4)?))
+    Some(Rgb(byte(0)?, byte(2)?, byte(4)?))
 }

@@ -15,30 +15,39 @@
 //!    after an engine takes the engine's colour; others take colours from a
 //!    colour-blind-safe palette (Okabe-Ito), in order of first appearance.
 //! 2. Axes get round ticks (1, 2, 2.5, 5 × 10^k, or powers of ten on a
-//!    logarithmic axis), bar value axes start at zero, and the layout is sized
-//!    around the labels: long category labels wrap onto two lines or are
-//!    rotated, and the picture grows rather than cutting or overlapping them.
-//! 3. plotters (SVG backend) draws the grid, the axes and the data marks, each
-//!    in its own pass so that every colour in the grid and axis passes can be
-//!    turned into `currentColor` without guessing. plotters cannot measure
-//!    text without font files, so text is laid out here (with a width table
-//!    for a typical sans-serif face) and written as plain `<text>` elements
-//!    without a font family: the page's font applies.
+//!    logarithmic axis), bar value axes start at zero, a percentage axis
+//!    ends at 100% unless a value goes over it, and the layout is sized
+//!    around the labels for the narrowest width a chart is shown at (a
+//!    phone's, 350 px): long category labels wrap onto two lines or are
+//!    rotated, x ticks are as many as fit there, and the picture grows
+//!    (its box scrolls) rather than cutting or overlapping them.
+//! 3. The SVG is written by hand, at one pixel a unit and as wide as its
+//!    column, so its text is always shown at the size it was laid out for
+//!    (12 px, values over bars 11 px, never below 11 px): the plot is
+//!    stretched across the column and what runs along the x axis is placed
+//!    by its share of the plot's width (see `svg.rs`). Text is measured
+//!    here (with a width table for a typical sans-serif face, no font
+//!    files) and written as plain `<text>` elements without a font family:
+//!    the page's font applies.
 //!
 //! One file per step: `data` reads the table into series, `scale` picks the
 //! axes' round ticks and writes their labels, `text` measures and wraps
-//! text, `layout` plans the picture around its labels, `svg` draws it with
-//! plotters and writes the text elements, and `summary` says the data in one
-//! line of plain text. This file holds the public API and runs the steps.
+//! text, `layout` plans the picture around its labels, `svg` draws it, and
+//! `summary` says the data in one line of plain text. This file holds the
+//! public API and runs the steps.
 //!
 //! The SVG follows the page's theme: text, axes and ticks use `currentColor`,
 //! grid lines use `currentColor` at low opacity, and there is no background.
 //! Text has no font family (an inline SVG inherits the page's) and a size of
 //! 12px set on its group; page CSS should not override that size, since the
-//! layout was measured for it. Hooks for CSS, none of which the page must
-//! define: the root's `plot plot-<kind>`, and the groups `plot-grid`,
-//! `plot-marks`, `plot-axes` and `plot-labels`, whose texts may carry
-//! `plot-value`, `plot-axis-title` or `plot-legend`.
+//! layout was measured for it. The root's `style` holds its margins (as
+//! padding) and the least width it is shown at (and for a few bars the
+//! most); a page gives it its column's width. Hooks for CSS, none of which
+//! the page must define: the root's `plot plot-<kind>`, the nested
+//! `plot-area`, and the groups `plot-grid`, `plot-marks`, `plot-axes`,
+//! `plot-rules`, `plot-keys` (the legend's swatches) and `plot-labels`,
+//! whose texts may carry `plot-value`, `plot-axis-title`, `plot-rule` or
+//! `plot-legend`.
 //!
 //! The root has `role="img"` and `aria-labelledby` pointing at its `<title>`
 //! and `<desc>`, whose ids derive from the chart id and a hash of the input,
@@ -57,8 +66,6 @@ mod text;
 use crate::record::{ChartSpec, Table};
 use data::Data;
 use layout::Plan;
-use plotters::coord::types::RangedCoordf64;
-use plotters::prelude::LogCoord;
 use std::collections::BTreeMap;
 use summary::summarize;
 use svg::draw;
@@ -132,12 +139,7 @@ pub fn render(input: &ChartInput) -> Result<RenderedChart, ChartError> {
     let data = Data::read(input)?;
     let summary = summarize(input, &data);
     let plan = Plan::new(input, &data);
-    let svg = match (plan.x.log, plan.y.log) {
-        (false, false) => draw::<RangedCoordf64, RangedCoordf64>(input, &data, &plan, &summary),
-        (true, false) => draw::<LogCoord<f64>, RangedCoordf64>(input, &data, &plan, &summary),
-        (false, true) => draw::<RangedCoordf64, LogCoord<f64>>(input, &data, &plan, &summary),
-        (true, true) => draw::<LogCoord<f64>, LogCoord<f64>>(input, &data, &plan, &summary),
-    }?;
+    let svg = draw(input, &data, &plan, &summary);
     let figures = cdf::figures(&data);
     Ok(RenderedChart {
         svg,

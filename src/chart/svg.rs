@@ -1,89 +1,31 @@
-//! Drawing: turns a [`Plan`] and its [`Data`] into the `<svg>` string.
-//! plotters draws the grid, axes and marks, each in its own pass; text is
-//! written here as plain `<text>` elements. Takes the chart input, data,
-//! plan and summary; hands [`render`](super::render) the finished SVG.
+//! Drawing: turns a [`Plan`] and its [`Data`] into the `<svg>` string,
+//! written by hand, one element at a time.
+//!
+//! The drawing is as wide as its column and one pixel a unit, so its text
+//! is shown at the size the layout measured. Its root's padding holds the
+//! margins left and right of the plot (`style`), so that its own width,
+//! `100%`, is the plot's: whatever runs along the x axis (tick labels,
+//! category labels, value labels, vertical grid lines) is placed by its
+//! share of it (`x="37.5%"`), and what sits beside the plot (the y axis's
+//! labels and title) at negative x, in the padding. The data marks are
+//! drawn in a nested `<svg>` of [`PLOT_UNITS`] across that is stretched
+//! over the plot (`preserveAspectRatio="none"`): their strokes keep their
+//! width (`vector-effect="non-scaling-stroke"`) and the points of a line
+//! are round caps of strokes of no length, which stay round however the
+//! plot is stretched. Takes the chart input, data, plan and summary; hands
+//! [`render`](super::render) the finished SVG.
 
-use super::data::{Data, Values};
-use super::layout::{CatLabels, Plan, BASE_WIDTH, FONT, GROUP_WIDTH, LINE_H, VALUE_FONT};
-use super::scale::Axis;
+use super::data::{Data, Rgb, Values};
+use super::layout::{
+    CatLabels, Plan, Title, FONT, GROUP_WIDTH, LINE_H, PLOT_HEIGHT, PLOT_UNITS, VALUE_FONT,
+};
 use super::text::one_line;
-use super::{ChartError, ChartInput};
+use super::ChartInput;
 use crate::record::ChartKind;
 use crate::util::escape_html;
-use plotters::coord::types::RangedCoordf64;
-use plotters::coord::Shift;
-use plotters::drawing::DrawingAreaErrorKind;
-use plotters::prelude::*;
 use std::fmt::Write as _;
 
-/// A plotters axis coordinate made from an [`Axis`].
-pub(super) trait AxisCoord: Ranged<ValueType = f64> + Sized {
-    fn make(axis: &Axis) -> Self;
-}
-
-impl AxisCoord for RangedCoordf64 {
-    fn make(axis: &Axis) -> Self {
-        (axis.lo..axis.hi).into()
-    }
-}
-
-impl AxisCoord for LogCoord<f64> {
-    fn make(axis: &Axis) -> Self {
-        (axis.lo..axis.hi).log_scale().into()
-    }
-}
-
-type Area<'b, X, Y> = DrawingArea<SVGBackend<'b>, Cartesian2d<X, Y>>;
-type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
-
-fn coord<X: AxisCoord, Y: AxisCoord>(plan: &Plan) -> Cartesian2d<X, Y> {
-    Cartesian2d::new(
-        X::make(&plan.x),
-        Y::make(&plan.y),
-        (plan.left..plan.right, plan.bottom..plan.top),
-    )
-}
-
-/// Runs one plotters pass over a fresh SVG backend and returns the elements
-/// it drew (without plotters' own `<svg>` wrapper).
-fn pass<X: AxisCoord, Y: AxisCoord>(
-    plan: &Plan,
-    f: impl for<'b> FnOnce(&DrawingArea<SVGBackend<'b>, Shift>, &Area<'b, X, Y>) -> DrawResult,
-) -> Result<String, ChartError> {
-    let mut buf = String::new();
-    {
-        let size = (plan.width.max(1) as u32, plan.height.max(1) as u32);
-        let root = SVGBackend::with_string(&mut buf, size).into_drawing_area();
-        let area = root.apply_coord_spec(coord::<X, Y>(plan));
-        f(&root, &area).map_err(draw_error)?;
-        root.present().map_err(draw_error)?;
-    }
-    let start = buf
-        .find("<svg")
-        .and_then(|s| buf[s..].find('>').map(|e| s + e + 1));
-    let end = buf.rfind("</svg>");
-    match (start, end) {
-        (Some(s), Some(e)) if s <= e => Ok(buf[s..e].trim_start_matches('\n').to_string()),
-        _ => Err(ChartError::new(
-            None,
-            None,
-            "could not draw the chart: the SVG backend wrote no document".to_string(),
-        )),
-    }
-}
-
-fn draw_error(e: DrawingAreaErrorKind<std::io::Error>) -> ChartError {
-    ChartError::new(None, None, format!("could not draw the chart: {e}"))
-}
-
-/// Makes a chrome pass (grid or axes) follow the page's text colour: those
-/// passes draw only in black, so every black becomes `currentColor`.
-fn to_current_color(s: &str) -> String {
-    s.replace("\"#000000\"", "\"currentColor\"")
-        .replace(" opacity=\"1\"", "")
-}
-
-/// Bars of a category: the x span of a lane.
+/// Bars of a category: the x span of a lane, in categories.
 fn lane_span(cat: usize, lane: usize, lanes: usize) -> (f64, f64) {
     let lanes = lanes.max(1) as f64;
     let lane_w = GROUP_WIDTH / lanes;
@@ -93,175 +35,107 @@ fn lane_span(cat: usize, lane: usize, lanes: usize) -> (f64, f64) {
     (x0 + gap, x0 + lane_w - gap)
 }
 
-pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
-    input: &ChartInput,
-    data: &Data,
-    plan: &Plan,
-    summary: &str,
-) -> Result<String, ChartError> {
-    let spec = input.spec;
-    let to_px = coord::<X, Y>(plan);
-    let bars = matches!(data.values, Values::Bars { .. });
-    let chrome = BLACK;
+/// A share of the plot's width as an SVG length: `37.5%`.
+fn pct(share: f64) -> String {
+    let v = (share * 100.0 * 100.0).round() / 100.0;
+    let v = if v == 0.0 { 0.0 } else { v };
+    format!("{v}%")
+}
 
-    // Grid: one line per value tick (and per x tick for numeric x).
-    let grid = pass::<X, Y>(plan, |_, area| {
-        let style = chrome.mix(0.15).stroke_width(1);
-        // Not over the axis lines themselves.
-        for (v, _) in plan.y.ticks.iter().filter(|t| t.0 != plan.y.lo) {
-            area.draw(&PathElement::new(
-                vec![(plan.x.lo, *v), (plan.x.hi, *v)],
-                style,
-            ))?;
+/// A coordinate rounded to the pixel (or plot unit), as an integer.
+fn px(v: f64) -> i64 {
+    v.round() as i64
+}
+
+pub(super) fn draw(input: &ChartInput, data: &Data, plan: &Plan, summary: &str) -> String {
+    let spec = input.spec;
+    let bars = matches!(data.values, Values::Bars { .. });
+    let (t, b) = (plan.top, plan.bottom);
+    let y_at = |v: f64| px(f64::from(t) + plan.py(v));
+
+    // Grid: one faint line per value tick (and per x tick for numeric x),
+    // not over the axis lines themselves.
+    let mut grid = String::new();
+    for (v, _) in plan.y.ticks.iter().filter(|t| t.0 != plan.y.lo) {
+        let y = y_at(*v);
+        let _ = writeln!(grid, "<line y1=\"{y}\" x2=\"100%\" y2=\"{y}\"/>");
+    }
+    if !bars {
+        for (v, _) in plan.x.ticks.iter().filter(|t| t.0 != plan.x.lo) {
+            let x = pct(plan.fx(*v));
+            let _ = writeln!(grid, "<line x1=\"{x}\" y1=\"{t}\" x2=\"{x}\" y2=\"{b}\"/>");
         }
-        if !bars {
-            for (v, _) in plan.x.ticks.iter().filter(|t| t.0 != plan.x.lo) {
-                area.draw(&PathElement::new(
-                    vec![(*v, plan.y.lo), (*v, plan.y.hi)],
-                    style,
-                ))?;
-            }
-        }
-        Ok(())
-    })?;
+    }
 
     // Axes: the frame's bottom and left sides, tick marks, a zero line.
-    let axes = pass::<X, Y>(plan, |root, _| {
-        let style = chrome.stroke_width(1);
-        let (l, r, t, b) = (plan.left, plan.right, plan.top, plan.bottom);
-        root.draw(&PathElement::new(vec![(l, b), (r, b)], style))?;
-        root.draw(&PathElement::new(vec![(l, t), (l, b)], style))?;
-        for (v, _) in &plan.y.ticks {
-            let (_, py) = to_px.translate(&(plan.x.lo, *v));
-            root.draw(&PathElement::new(vec![(l - 5, py), (l, py)], style))?;
+    let mut axes = String::new();
+    let _ = writeln!(axes, "<line y1=\"{b}\" x2=\"100%\" y2=\"{b}\"/>");
+    let _ = writeln!(axes, "<line y1=\"{t}\" y2=\"{b}\"/>");
+    for (v, _) in &plan.y.ticks {
+        let y = y_at(*v);
+        let _ = writeln!(axes, "<line x1=\"-5\" y1=\"{y}\" y2=\"{y}\"/>");
+    }
+    if !bars {
+        for (v, _) in &plan.x.ticks {
+            let x = pct(plan.fx(*v));
+            let _ = writeln!(
+                axes,
+                "<line x1=\"{x}\" y1=\"{b}\" x2=\"{x}\" y2=\"{}\"/>",
+                b + 5
+            );
         }
-        if !bars {
-            for (v, _) in &plan.x.ticks {
-                let (px, _) = to_px.translate(&(*v, plan.y.lo));
-                root.draw(&PathElement::new(vec![(px, b), (px, b + 5)], style))?;
-            }
-        }
-        if bars && !plan.y.log && plan.y.lo < 0.0 && plan.y.hi > 0.0 {
-            let (_, py) = to_px.translate(&(plan.x.lo, 0.0));
-            root.draw(&PathElement::new(vec![(l, py), (r, py)], style))?;
-        }
-        Ok(())
-    })?;
+    }
+    if bars && !plan.y.log && plan.y.lo < 0.0 && plan.y.hi > 0.0 {
+        let y = y_at(0.0);
+        let _ = writeln!(axes, "<line y1=\"{y}\" x2=\"100%\" y2=\"{y}\"/>");
+    }
 
-    // Marks: bars, lines with their points, scatter points, legend swatches.
-    let marks = pass::<X, Y>(plan, |root, area| {
-        match &data.values {
-            Values::Bars { lanes, bars, .. } => {
-                let base = if plan.y.log { plan.y.lo } else { 0.0 };
-                for b in bars {
-                    let Some(v) = b.value else { continue };
-                    let (x0, x1) = lane_span(b.cat, b.lane, *lanes);
-                    let color = data.series.list[b.series].color;
-                    area.draw(&Rectangle::new([(x0, base), (x1, v)], color.filled()))?;
-                }
-            }
-            Values::Points(series) => {
-                for (s, points) in series.iter().enumerate() {
-                    let color = data.series.list[s].color;
-                    let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.y)).collect();
-                    if spec.kind == ChartKind::Line {
-                        let style = color.filled().stroke_width(2);
-                        for e in LineSeries::new(xy, style).point_size(3) {
-                            area.draw(&e)?;
-                        }
-                    } else if spec.kind == ChartKind::Cdf {
-                        // Steps, without a dot at each: there may be hundreds.
-                        area.draw(&PathElement::new(xy, color.stroke_width(2)))?;
-                    } else {
-                        for p in xy {
-                            area.draw(&Circle::new(p, 4, color.mix(0.85).filled()))?;
-                        }
-                    }
-                }
-            }
-        }
-        for item in &plan.legend {
-            let color = data.series.list[item.series].color;
-            let (x, cy) = (item.x, item.y + 7);
-            match spec.kind {
-                ChartKind::Bar | ChartKind::GroupedBar => {
-                    root.draw(&Rectangle::new(
-                        [(x, cy - 6), (x + 12, cy + 6)],
-                        color.filled(),
-                    ))?;
-                }
-                ChartKind::Line => {
-                    root.draw(&PathElement::new(
-                        vec![(x, cy), (x + 16, cy)],
-                        color.stroke_width(2),
-                    ))?;
-                    root.draw(&Circle::new((x + 8, cy), 3, color.filled()))?;
-                }
-                ChartKind::Cdf => {
-                    root.draw(&PathElement::new(
-                        vec![(x, cy), (x + 16, cy)],
-                        color.stroke_width(2),
-                    ))?;
-                }
-                ChartKind::Scatter => {
-                    root.draw(&Circle::new((x + 6, cy), 4, color.mix(0.85).filled()))?;
-                }
-            }
-        }
-        Ok(())
-    })?;
+    let marks = marks(spec.kind, data, plan);
+    let keys = legend_keys(spec.kind, data, plan);
 
-    // Text, laid out here.
+    // Text.
     let mut text = Text::default();
-    let (l, r, t, b) = (plan.left, plan.right, plan.top, plan.bottom);
-
     // Marks of the spec (a concurrency asked for): a dashed line across
-    // the plot, its label above the line's right end. Written here rather
-    // than by plotters, which draws a dashed line as one element per dash.
+    // the plot, its label above the line's right end.
     let mut rules = String::new();
     for (y, label) in &data.marks {
-        let (_, py) = to_px.translate(&(plan.x.lo, *y));
-        let _ = writeln!(
-            rules,
-            "<line x1=\"{l}\" y1=\"{py}\" x2=\"{r}\" y2=\"{py}\"/>"
-        );
+        let y = y_at(*y);
+        let _ = writeln!(rules, "<line y1=\"{y}\" x2=\"100%\" y2=\"{y}\"/>");
         text.put(
-            r - 4,
-            py - 5,
+            Pos::End(-4),
+            y - 5,
             Anchor::End,
             Some("plot-rule"),
             &[one_line(label)],
         );
     }
     for (v, label) in &plan.y.ticks {
-        let (_, py) = to_px.translate(&(plan.x.lo, *v));
         text.put(
-            l - 8,
-            py + 4,
+            Pos::Px(-8),
+            y_at(*v) + 4,
             Anchor::End,
             None,
             std::slice::from_ref(label),
         );
     }
-    let label_top = b + 8;
-    match (&plan.cat_labels, &data.values) {
-        (Some(CatLabels::Flat(labels)), _) => {
+    let label_top = i64::from(b) + 8;
+    match &plan.cat_labels {
+        Some(CatLabels::Flat(labels)) => {
             for (i, lines) in labels.iter().enumerate() {
-                let (px, _) = to_px.translate(&(i as f64 + 0.5, plan.y.lo));
-                text.put(px, label_top + 10, Anchor::Middle, None, lines);
+                let x = plan.fx(i as f64 + 0.5);
+                text.put(Pos::Share(x), label_top + 10, Anchor::Middle, None, lines);
             }
         }
-        (Some(CatLabels::Rotated(labels)), _) => {
+        Some(CatLabels::Rotated(labels)) => {
             for (i, lines) in labels.iter().enumerate() {
-                let (px, _) = to_px.translate(&(i as f64 + 0.5, plan.y.lo));
-                text.rotated(px + 4, label_top + 4, -45, Anchor::End, lines);
+                let x = plan.fx(i as f64 + 0.5);
+                text.rotated(x, label_top, lines);
             }
         }
-        (None, _) => {
+        None => {
             for (v, label) in &plan.x.ticks {
-                let (px, _) = to_px.translate(&(*v, plan.y.lo));
                 text.put(
-                    px,
+                    Pos::Share(plan.fx(*v)),
                     label_top + 10,
                     Anchor::Middle,
                     None,
@@ -275,36 +149,32 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
             let base = if plan.y.log { plan.y.lo } else { 0.0 };
             for bar in bars {
                 let (x0, x1) = lane_span(bar.cat, bar.lane, *lanes);
-                let (px, _) = to_px.translate(&((x0 + x1) / 2.0, base));
+                let x = plan.fx((x0 + x1) / 2.0);
                 let (label, v) = match bar.value {
                     Some(v) => (bar.text.clone(), v),
                     None => ("n/a".to_string(), base),
                 };
-                let (_, py) = to_px.translate(&((x0 + x1) / 2.0, v));
+                let py = y_at(v);
                 let y = if v < base { py + 12 } else { py - 4 };
-                text.put(px, y, Anchor::Middle, Some("plot-value"), &[label]);
+                text.put(
+                    Pos::Share(x),
+                    y,
+                    Anchor::Middle,
+                    Some("plot-value"),
+                    &[label],
+                );
             }
         }
     }
-    // Axis titles.
-    let x_title_y = plan.height - 10;
-    text.sized(
-        (l + r) / 2,
-        x_title_y,
-        Anchor::Middle,
-        "plot-axis-title",
-        plan.x_title_size,
-        None,
-        &data.x_title,
-    );
-    text.sized(
-        plan.y_title_x,
-        (t + b) / 2,
-        Anchor::Middle,
-        "plot-axis-title",
-        plan.y_title_size,
+    // Axis titles: x under the plot, y turned a quarter left beside it.
+    let x_lines = plan.x_title.lines.len() as i64;
+    let x_title_y = i64::from(plan.height) - 10 - (x_lines - 1) * i64::from(LINE_H);
+    text.title(Pos::Share(0.5), x_title_y, None, &plan.x_title);
+    text.title(
+        Pos::Px(plan.y_title_x.into()),
+        i64::from(t + b) / 2,
         Some(-90),
-        &data.y_title,
+        &plan.y_title,
     );
     for item in &plan.legend {
         let dx = match spec.kind {
@@ -312,8 +182,8 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
             _ => 18,
         };
         text.put(
-            item.x + dx,
-            item.y + 11,
+            Pos::Px(i64::from(item.x + dx)),
+            i64::from(item.y + 11),
             Anchor::Start,
             Some("plot-legend"),
             &item.lines,
@@ -322,41 +192,40 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
 
     // The document.
     let id = chart_id(input);
-    let mut svg = String::with_capacity(grid.len() + axes.len() + marks.len() + 4096);
+    let mut svg = String::with_capacity(marks.len() + text.buf.len() + grid.len() + 2048);
+    let widths = match plan.max_width {
+        Some(max) => format!("min-width: {}px; max-width: {max}px", plan.min_width),
+        None => format!("min-width: {}px", plan.min_width),
+    };
     let _ = write!(
         svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot plot-{kind}\" \
-         viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\"{narrow} role=\"img\" \
+         width=\"100%\" height=\"{h}\" overflow=\"visible\" \
+         style=\"box-sizing: border-box; padding: 0 {r}px 0 {l}px; {widths}\" role=\"img\" \
          aria-labelledby=\"{id}-title {id}-desc\">\n\
          <title id=\"{id}-title\">{title}</title>\n\
          <desc id=\"{id}-desc\">{desc}</desc>\n",
         kind = spec.kind.as_str(),
-        w = plan.width,
         h = plan.height,
-        // A drawing narrower than most is shown at the scale they are
-        // (style.css reads its width), not stretched to the column.
-        narrow = if plan.width < BASE_WIDTH {
-            format!(" style=\"--chart-w: {}\"", plan.width)
-        } else {
-            String::new()
-        },
+        l = plan.left,
+        r = plan.right,
         title = escape_html(&one_line(&spec.title)),
         desc = escape_html(summary),
     );
     let _ = write!(
         svg,
-        "<g class=\"plot-grid\" shape-rendering=\"crispEdges\">\n{}</g>\n",
-        to_current_color(&grid)
+        "<g class=\"plot-grid\" stroke=\"currentColor\" stroke-opacity=\"0.15\" \
+         shape-rendering=\"crispEdges\">\n{grid}</g>\n"
     );
     let _ = write!(
         svg,
-        "<g class=\"plot-marks\">\n{}</g>\n",
-        marks.replace(" opacity=\"1\"", "")
+        "<svg class=\"plot-area\" y=\"{t}\" width=\"100%\" height=\"{PLOT_HEIGHT}\" \
+         viewBox=\"0 0 {PLOT_UNITS} {PLOT_HEIGHT}\" preserveAspectRatio=\"none\" \
+         overflow=\"visible\">\n<g class=\"plot-marks\">\n{marks}</g>\n</svg>\n"
     );
     let _ = write!(
         svg,
-        "<g class=\"plot-axes\" shape-rendering=\"crispEdges\">\n{}</g>\n",
-        to_current_color(&axes)
+        "<g class=\"plot-axes\" stroke=\"currentColor\" shape-rendering=\"crispEdges\">\n{axes}</g>\n"
     );
     if !rules.is_empty() {
         let _ = write!(
@@ -365,12 +234,134 @@ pub(super) fn draw<X: AxisCoord, Y: AxisCoord>(
              stroke-dasharray=\"6 4\" shape-rendering=\"crispEdges\">\n{rules}</g>\n"
         );
     }
+    if !keys.is_empty() {
+        let _ = write!(svg, "<g class=\"plot-keys\">\n{keys}</g>\n");
+    }
     let _ = write!(
         svg,
-        "<g class=\"plot-labels\" fill=\"currentColor\" font-size=\"{}\">\n{}</g>\n</svg>\n",
-        FONT, text.buf
+        "<g class=\"plot-labels\" fill=\"currentColor\" font-size=\"{FONT}\">\n{}</g>\n</svg>\n",
+        text.buf
     );
-    Ok(svg)
+    svg
+}
+
+/// The data marks, in the plot's own units ([`PLOT_UNITS`] across, px
+/// down): bars, lines with a round dot at each point, a distribution's
+/// steps, scatter points.
+fn marks(kind: ChartKind, data: &Data, plan: &Plan) -> String {
+    let mut out = String::new();
+    let x_at = |v: f64| px(plan.fx(v) * PLOT_UNITS);
+    let y_at = |v: f64| px(plan.py(v));
+    match &data.values {
+        Values::Bars { lanes, bars, .. } => {
+            let base = if plan.y.log { plan.y.lo } else { 0.0 };
+            for bar in bars {
+                let Some(v) = bar.value else { continue };
+                let (x0, x1) = lane_span(bar.cat, bar.lane, *lanes);
+                let (x0, x1) = (x_at(x0), x_at(x1));
+                let (ya, yb) = (y_at(v), y_at(base));
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{x0}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+                    ya.min(yb),
+                    x1 - x0,
+                    (ya - yb).abs(),
+                    data.series.list[bar.series].color.hex()
+                );
+            }
+        }
+        Values::Points(series) => {
+            for (s, points) in series.iter().enumerate() {
+                let color = data.series.list[s].color.hex();
+                // Points that fall on one pixel are drawn once.
+                let mut xy: Vec<(i64, i64)> =
+                    points.iter().map(|p| (x_at(p.x), y_at(p.y))).collect();
+                xy.dedup();
+                match kind {
+                    ChartKind::Line | ChartKind::Cdf => {
+                        let _ = writeln!(
+                            out,
+                            "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" \
+                             stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/>",
+                            points_attr(&xy)
+                        );
+                        // A distribution's steps have no dot at each: there
+                        // may be hundreds.
+                        if kind == ChartKind::Line {
+                            out.push_str(&dots(&xy, &color, 6, None));
+                        }
+                    }
+                    _ => out.push_str(&dots(&xy, &color, 8, Some("0.85"))),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `x,y x,y …`.
+fn points_attr(xy: &[(i64, i64)]) -> String {
+    let mut s = String::with_capacity(xy.len() * 8);
+    for (i, (x, y)) in xy.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{x},{y}");
+    }
+    s
+}
+
+/// A dot at each point: a stroke of no length with round caps, `size` px
+/// across whatever the plot's stretch.
+fn dots(xy: &[(i64, i64)], color: &str, size: u32, opacity: Option<&str>) -> String {
+    let mut d = String::with_capacity(xy.len() * 10);
+    for (x, y) in xy {
+        let _ = write!(d, "M{x} {y}h0");
+    }
+    let opacity = opacity
+        .map(|o| format!(" stroke-opacity=\"{o}\""))
+        .unwrap_or_default();
+    format!(
+        "<path class=\"plot-dots\" d=\"{d}\" stroke=\"{color}\" stroke-width=\"{size}\"{opacity} \
+         stroke-linecap=\"round\" vector-effect=\"non-scaling-stroke\"/>\n"
+    )
+}
+
+/// The legend's swatches, in px from the plot's left edge: a square for
+/// bars, a line with its dot for lines, a line for a distribution, a dot
+/// for scatter points.
+fn legend_keys(kind: ChartKind, data: &Data, plan: &Plan) -> String {
+    let mut out = String::new();
+    for item in &plan.legend {
+        let c: Rgb = data.series.list[item.series].color;
+        let color = c.hex();
+        let (x, cy) = (item.x, item.y + 7);
+        let _ = match kind {
+            ChartKind::Bar | ChartKind::GroupedBar => writeln!(
+                out,
+                "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{color}\"/>",
+                cy - 6
+            ),
+            ChartKind::Line => writeln!(
+                out,
+                "<line x1=\"{x}\" y1=\"{cy}\" x2=\"{}\" y2=\"{cy}\" stroke=\"{color}\" stroke-width=\"2\"/>\n\
+                 <circle cx=\"{}\" cy=\"{cy}\" r=\"3\" fill=\"{color}\"/>",
+                x + 16,
+                x + 8
+            ),
+            ChartKind::Cdf => writeln!(
+                out,
+                "<line x1=\"{x}\" y1=\"{cy}\" x2=\"{}\" y2=\"{cy}\" stroke=\"{color}\" stroke-width=\"2\"/>",
+                x + 16
+            ),
+            ChartKind::Scatter => writeln!(
+                out,
+                "<circle cx=\"{}\" cy=\"{cy}\" r=\"4\" fill=\"{color}\" fill-opacity=\"0.85\"/>",
+                x + 6
+            ),
+        };
+    }
+    out
 }
 
 #[derive(Clone, Copy)]
@@ -390,42 +381,76 @@ impl Anchor {
     }
 }
 
-/// Text elements, written by hand (plotters cannot measure text without font
-/// files, and its SVG text names a font family).
+/// Where a text goes across: px from the plot's left edge (negative: in
+/// the margin beside it), a share of the plot's width, or px from its
+/// right edge.
+#[derive(Clone, Copy)]
+enum Pos {
+    Px(i64),
+    Share(f64),
+    End(i64),
+}
+
+impl Pos {
+    /// Its `x` (and `dx`) attributes.
+    fn attrs(self) -> (String, String) {
+        match self {
+            Pos::Px(x) => (x.to_string(), String::new()),
+            Pos::Share(s) => (pct(s), String::new()),
+            Pos::End(dx) => ("100%".to_string(), format!(" dx=\"{dx}\"")),
+        }
+    }
+}
+
+/// Text elements, written by hand: the layout measured them (with no font
+/// files, from a width table), and they name no font family, so that the
+/// page's applies.
 #[derive(Default)]
 struct Text {
     buf: String,
 }
 
 impl Text {
-    fn put(&mut self, x: i32, y: i32, anchor: Anchor, class: Option<&str>, lines: &[String]) {
+    fn put(&mut self, x: Pos, y: i64, anchor: Anchor, class: Option<&str>, lines: &[String]) {
         self.element(x, y, anchor, class, None, None, lines);
     }
 
-    fn rotated(&mut self, x: i32, y: i32, angle: i32, anchor: Anchor, lines: &[String]) {
-        self.element(x, y, anchor, None, None, Some(angle), lines);
+    /// A category label turned 45° down to the left from under its slot,
+    /// in a nested drawing placed at its share of the width (a rotation
+    /// needs a centre in px).
+    fn rotated(&mut self, share: f64, y: i64, lines: &[String]) {
+        if lines.iter().all(|l| l.is_empty()) {
+            return;
+        }
+        let _ = write!(
+            self.buf,
+            "<svg x=\"{}\" y=\"{y}\" width=\"1\" height=\"1\" overflow=\"visible\">",
+            pct(share)
+        );
+        self.element(Pos::Px(4), 4, Anchor::End, None, None, Some(-45), lines);
+        // The element ended its line; the nested drawing ends on it.
+        self.buf.pop();
+        self.buf.push_str("</svg>\n");
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn sized(
-        &mut self,
-        x: i32,
-        y: i32,
-        anchor: Anchor,
-        class: &str,
-        size: f64,
-        angle: Option<i32>,
-        s: &str,
-    ) {
-        let size = (size != FONT).then_some(size);
-        self.element(x, y, anchor, Some(class), size, angle, &[s.to_string()]);
+    fn title(&mut self, x: Pos, y: i64, angle: Option<i32>, title: &Title) {
+        let size = (title.size != FONT).then_some(title.size);
+        self.element(
+            x,
+            y,
+            Anchor::Middle,
+            Some("plot-axis-title"),
+            size,
+            angle,
+            &title.lines,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
     fn element(
         &mut self,
-        x: i32,
-        y: i32,
+        x: Pos,
+        y: i64,
         anchor: Anchor,
         class: Option<&str>,
         size: Option<f64>,
@@ -435,8 +460,9 @@ impl Text {
         if lines.iter().all(|l| l.is_empty()) {
             return;
         }
+        let (x, dx) = x.attrs();
         let b = &mut self.buf;
-        let _ = write!(b, "<text x=\"{x}\" y=\"{y}\"{}", anchor.attr());
+        let _ = write!(b, "<text x=\"{x}\"{dx} y=\"{y}\"{}", anchor.attr());
         if let Some(c) = class {
             let _ = write!(b, " class=\"{c}\"");
             if c == "plot-value" {
@@ -456,7 +482,7 @@ impl Text {
             } else {
                 let _ = write!(
                     b,
-                    "<tspan x=\"{x}\" dy=\"{LINE_H}\">{}</tspan>",
+                    "<tspan x=\"{x}\"{dx} dy=\"{LINE_H}\">{}</tspan>",
                     escape_html(line)
                 );
             }

@@ -10,6 +10,7 @@ use crate::record::{ChartKind, Column};
 
 mod cdf;
 mod labels;
+mod phone;
 mod seconds;
 mod width;
 
@@ -239,8 +240,9 @@ fn grouped_bar_uses_engine_colours_and_names() {
     assert!(c.svg.contains("class=\"plot-legend\""));
     // One bar per (model, engine) pair, plus two legend swatches.
     assert_eq!(c.svg.matches("<rect").count(), 5 + 2);
-    // Categories in order of first appearance.
-    let pos = |s: &str| t.iter().position(|l| l == s).unwrap();
+    // Categories in order of first appearance (a label may wrap after a
+    // hyphen at the narrowest width).
+    let pos = |s: &str| t.iter().position(|l| l.replace("- ", "-") == s).unwrap();
     assert!(pos("Llama-3.1-8B") < pos("Qwen2.5-32B"));
     assert!(pos("Qwen2.5-32B") < pos("Mistral-7B"));
     assert_eq!(
@@ -314,15 +316,25 @@ fn line_sorts_x_and_draws_markers() {
     s.series = Some("engine".to_string());
     let c = ok(&s, &latency_table());
     let marks = group(&c.svg, "plot-marks");
+    assert_eq!(marks.matches("<polyline").count(), 2, "two lines");
+    // A dot at each point: one path of round caps per series, a stroke of
+    // no length (`h0`) per point, round however the plot is stretched.
+    assert_eq!(marks.matches("<path class=\"plot-dots\"").count(), 2);
+    assert_eq!(marks.matches("h0").count(), 10, "points");
     assert_eq!(
-        marks.matches("<polyline").count(),
-        2 + 2,
-        "two lines, two legend"
+        marks
+            .matches("vector-effect=\"non-scaling-stroke\"")
+            .count(),
+        4
     );
+    let keys = group(&c.svg, "plot-keys");
     assert_eq!(
-        marks.matches("<circle").count(),
-        10 + 2,
-        "points, legend markers"
+        (
+            keys.matches("<line").count(),
+            keys.matches("<circle").count()
+        ),
+        (2, 2),
+        "the legend's swatches"
     );
     // SGLang's rows are out of order in the file; its line is sorted.
     let sglang_line = c
@@ -370,8 +382,10 @@ fn scatter_renders_points_per_series() {
     s.series = Some("engine".to_string());
     let c = ok(&s, &latency_table());
     let marks = group(&c.svg, "plot-marks");
-    assert_eq!(marks.matches("<circle").count(), 10 + 2);
+    assert_eq!(marks.matches("<path class=\"plot-dots\"").count(), 2);
+    assert_eq!(marks.matches("h0").count(), 10);
     assert!(!marks.contains("<polyline"));
+    assert_eq!(group(&c.svg, "plot-keys").matches("<circle").count(), 2);
 }
 
 #[test]
@@ -605,35 +619,20 @@ fn theme_follows_the_page() {
     assert!(svg.contains("<g class=\"plot-labels\" fill=\"currentColor\" font-size=\"12\">"));
     assert!(svg.contains("<g class=\"plot-grid\""));
     assert!(svg.contains("stroke=\"currentColor\""));
-    // The grid is faint.
+    // The grid is faint: its lines take the group's stroke.
     let grid = svg.split("<g class=\"plot-grid\"").nth(1).unwrap();
     let grid = &grid[..grid.find("</g>").unwrap()];
-    assert!(grid.lines().skip(1).all(|l| l.contains("opacity=\"0.15\"")));
-    assert!(svg.contains("viewBox=\"0 0 720 "));
-}
-
-#[test]
-fn long_category_labels_wrap_or_rotate() {
-    let t = table(
-        "name,v\nthe quick brown fox jumps,1\nover the lazy dog again,2\nand again,3\n\
-         a fourth label that is long,4\nfive,5\nsix,6",
-        &[("v", "s")],
-    );
-    let c = ok(&spec(ChartKind::Bar, "name", &["v"]), &t);
-    assert!(c.svg.contains("<tspan"), "labels wrap onto two lines");
-    assert!(!c.svg.contains("rotate(-45"));
-    let rows: String = (0..30)
-        .map(|i| format!("\nconfiguration number {i} with a long name,{i}"))
-        .collect();
-    let t = table(&format!("name,v{rows}"), &[("v", "s")]);
-    let c = ok(&spec(ChartKind::Bar, "name", &["v"]), &t);
-    assert!(c.svg.contains("rotate(-45"));
-    // Every label is there in full.
-    let labels = texts(&c.svg);
-    for i in 0..30 {
-        let want = format!("configuration number {i} with a long name");
-        assert!(labels.iter().any(|l| l == &want), "{want}");
-    }
+    assert!(grid.starts_with(" stroke=\"currentColor\" stroke-opacity=\"0.15\""));
+    assert!(grid
+        .lines()
+        .skip(1)
+        .all(|l| l.starts_with("<line") && !l.contains("stroke")));
+    // Drawn at a pixel a unit, as wide as its column: no viewBox on the
+    // root, the plot's own stretched across it.
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot plot-line\" width=\"100%\" height=\""));
+    assert_eq!(svg.matches("viewBox=").count(), 1);
+    assert!(svg.contains("<svg class=\"plot-area\" y=\""));
+    assert!(svg.contains("viewBox=\"0 0 1000 300\" preserveAspectRatio=\"none\""));
 }
 
 #[test]

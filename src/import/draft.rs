@@ -213,6 +213,13 @@ impl Draft {
         Ok(())
     }
 
+    /// Whether the run says what hardware it ran on.
+    pub(super) fn has_hardware(&self) -> bool {
+        self.hardware
+            .as_deref()
+            .is_some_and(|h| !h.trim().is_empty())
+    }
+
     /// "vLLM 0.28 and SGLang 0.5.20 under vllm bench serve, Qwen3-8B".
     fn made_title(&self, _site: &Site) -> String {
         let setups: Vec<&str> = self.setups.iter().map(|s| s.label.as_str()).collect();
@@ -221,6 +228,8 @@ impl Draft {
             t.push_str(&format!(" under {c}"));
         }
         if let Some(m) = &self.model {
+            // The last part of a local path or a hub id: the model's name,
+            // short enough for a title.
             let short = m.trim_end_matches('/').rsplit('/').next().unwrap_or(m);
             t.push_str(&format!(", {short}"));
         }

@@ -214,6 +214,14 @@ pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
             .flat_map(|i| i.parts.iter().flat_map(|p| &p.facts))
             .collect::<Vec<_>>(),
     )?;
+    if !draft.has_hardware() {
+        // The run page says "not recorded" and how to give it; say it here
+        // first, where it is one option away.
+        report.notes.push(format!(
+            "no file names the hardware it ran on: the run page shows it as not recorded; `findings import {} FILES --hardware \"1× H100 80GB\"` (or `hardware:` in its run.yaml) records it",
+            opts.run
+        ));
+    }
     // From here on every change is journalled: an import that ends in an
     // error takes them all back.
     let mut journal = Journal::default();

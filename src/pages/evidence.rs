@@ -6,7 +6,7 @@
 //! to the file it came from. Takes a run; hands the run page's context its
 //! `evidence`.
 
-use crate::checks::Place;
+use crate::checks::{Place, Verdict};
 use crate::markdown;
 use crate::model::Model;
 use crate::record::{RawFile, ResultSource, Run, RunFact};
@@ -157,11 +157,21 @@ struct CheckView {
 }
 
 /// The checks that apply to run `r` of `model`, for its "Checked against
-/// the findings" box.
+/// the findings" box: flags first, passes last.
 pub(super) fn checks(model: &Model, r: usize) -> Vec<impl Serialize> {
     let run = &model.runs[r];
-    model.checks[r]
-        .iter()
+    // Flags first, then what cannot be told, then what the run breaks on
+    // purpose, then passes; each kind in the registry's order.
+    let rank = |v: &Verdict| match v {
+        Verdict::Flagged => 0,
+        Verdict::CannotTell => 1,
+        Verdict::Acknowledged => 2,
+        Verdict::Passed => 3,
+    };
+    let mut outcomes: Vec<&crate::checks::Outcome> = model.checks[r].iter().collect();
+    outcomes.sort_by_key(|o| rank(&o.verdict));
+    outcomes
+        .into_iter()
         .map(|o| CheckView {
             name: o.check,
             verdict: o.verdict.as_str(),

@@ -7,10 +7,17 @@
 //! the file it came from.
 //!
 //! A setup of one result gets a figure each ([`Tile`]s); a setup of several
-//! (a sweep, repeats) gets a table with a row per result. Takes a run made
-//! of result files (its entries' `rows` and facts); hands the run page its
-//! `headline`.
+//! (a sweep, repeats) gets a table with a row per result. A figure of a
+//! setup that a check flags carries the flag in a few words ("316 tok/s ·
+//! ran ≤ 11 of 32"), linked to the check; where a setup has both the
+//! client's output throughput and the server counter's, one sentence says
+//! how they square: the tokens each counted and the window each divided
+//! them by. Takes a run made of result files (its entries' `rows` and
+//! facts) and the checks' verdicts on it; hands the run page its
+//! `headline`, and the runs index each run's first figure and its flags
+//! ([`summary`]).
 
+use crate::checks::{Outcome, Verdict};
 use crate::figures;
 use crate::record::{ResultRow, ResultSource, Run, RunFact};
 use crate::urls::{self, ROOT};
@@ -29,6 +36,20 @@ pub(super) struct SetupFigures {
     rows_html: String,
     /// How many results the setup has.
     results: usize,
+    /// For a setup of several: the checks that flag it, for a line above
+    /// its table (a tile carries its own).
+    flags: Vec<Flag>,
+    /// For a setup of one result with both the client's output throughput
+    /// and the server counter's: the sentence that squares them, as HTML.
+    reconcile_html: Option<String>,
+}
+
+/// A check's flag on a figure, in a few words ("ran ≤ 11 of 32"), with
+/// the check's name (the run page's checks box has an anchor for each).
+#[derive(Serialize, Clone, PartialEq)]
+pub(super) struct Flag {
+    pub(super) text: String,
+    pub(super) check: &'static str,
 }
 
 /// One figure: what it is, its values (a percentile or a count each, or
@@ -38,6 +59,8 @@ struct Tile {
     label: &'static str,
     values: Vec<Part>,
     from: Vec<Link>,
+    /// The flags of the checks that flag what it shows.
+    flags: Vec<Flag>,
 }
 
 /// One value of a figure: `p99 73.45 s`.
@@ -112,35 +135,128 @@ fn unit(column: &str) -> Option<&'static str> {
 
 /// The headline figures of `run`, one entry per setup its result files
 /// measured, in the order of its setups; empty for a run typed by hand.
-pub(super) fn of(run: &Run) -> Vec<SetupFigures> {
+/// `checks` are the checks' verdicts on the run: a figure of a setup one
+/// flags carries the flag.
+pub(super) fn of(run: &Run, checks: &[Outcome]) -> Vec<SetupFigures> {
     let mut out = Vec::new();
     for (i, setup) in run.setups.iter().enumerate() {
-        let mine: Vec<(&ResultSource, &ResultRow)> = run
-            .results
-            .iter()
-            .filter(|s| s.setup == Some(i))
-            .flat_map(|s| s.rows.iter().map(move |r| (s, r)))
-            .collect();
+        let mine = results_of(run, i);
         if mine.is_empty() {
             continue;
         }
+        let flagged = flagged(checks, i);
         let mut figures = SetupFigures {
             setup: setup.name(),
             tiles: Vec::new(),
             header: Vec::new(),
             rows_html: String::new(),
             results: mine.len(),
+            flags: Vec::new(),
+            reconcile_html: None,
         };
         if let [(source, row)] = mine[..] {
-            figures.tiles = tiles(run, source, row);
+            figures.tiles = tiles(run, source, row, &flagged);
+            figures.reconcile_html = reconcile(run, source, row);
         } else {
             let (header, html) = table(run, &mine);
             figures.header = header;
             figures.rows_html = html;
+            figures.flags = flagged
+                .iter()
+                .map(|c| Flag {
+                    text: format!("flagged: {c}"),
+                    check: c,
+                })
+                .collect();
         }
         out.push(figures);
     }
     out
+}
+
+/// The results of setup `i` of `run`, each with its entry.
+fn results_of(run: &Run, i: usize) -> Vec<(&ResultSource, &ResultRow)> {
+    run.results
+        .iter()
+        .filter(|s| s.setup == Some(i))
+        .flat_map(|s| s.rows.iter().map(move |r| (s, r)))
+        .collect()
+}
+
+/// The checks that flag setup `i`: those flagged about it, or about the
+/// run as a whole. A chart's check (`rate-from-two-readings`) flags no
+/// figure.
+fn flagged(checks: &[Outcome], i: usize) -> Vec<&'static str> {
+    checks
+        .iter()
+        .filter(|o| o.verdict == Verdict::Flagged)
+        .filter(|o| o.setups.is_empty() || o.setups.contains(&i))
+        .filter(|o| o.check != "rate-from-two-readings")
+        .map(|o| o.check)
+        .collect()
+}
+
+/// What a run's index entry shows of its figures: the first figure of its
+/// first setup of one result ("Output throughput 316 tok/s", with the
+/// setup's name when the run has several setups), and the flags of every
+/// setup, each once, then those of checks that flag no figure: a run is
+/// flagged when this has any.
+pub(super) fn summary(run: &Run, checks: &[Outcome]) -> (Option<String>, Vec<Flag>) {
+    let mut figure = None;
+    let mut flags: Vec<Flag> = Vec::new();
+    for (i, setup) in run.setups.iter().enumerate() {
+        let mine = results_of(run, i);
+        let flagged = flagged(checks, i);
+        match mine[..] {
+            [(source, row)] => {
+                let tiles = tiles(run, source, row, &flagged);
+                if figure.is_none() {
+                    figure = tiles.first().map(|t| {
+                        let values: Vec<String> = t
+                            .values
+                            .iter()
+                            .map(|p| match p.name {
+                                Some(n) => format!("{n} {}", p.value),
+                                None => p.value.clone(),
+                            })
+                            .collect();
+                        let of = if run.setups.len() > 1 {
+                            format!(" ({})", setup.name())
+                        } else {
+                            String::new()
+                        };
+                        format!("{} {}{of}", t.label, values.join(" · "))
+                    });
+                }
+                for f in tiles.into_iter().flat_map(|t| t.flags) {
+                    if !flags.contains(&f) {
+                        flags.push(f);
+                    }
+                }
+            }
+            _ => {
+                for c in flagged {
+                    let f = Flag {
+                        text: format!("flagged: {c}"),
+                        check: c,
+                    };
+                    if !flags.contains(&f) {
+                        flags.push(f);
+                    }
+                }
+            }
+        }
+    }
+    // A check that flags no figure (a chart's) still flags the run.
+    for o in checks.iter().filter(|o| o.verdict == Verdict::Flagged) {
+        if !flags.iter().any(|f| f.check == o.check) {
+            flags.push(Flag {
+                text: format!("flagged: {}", o.check),
+                check: o.check,
+            });
+        }
+    }
+    (figure, flags)
 }
 
 /// The address of `path`, a file of run `run`'s folder.
@@ -199,8 +315,54 @@ fn fact<'s>(source: &'s ResultSource, name: &str) -> Option<(Part, &'s RunFact)>
     ))
 }
 
-/// The figures of a setup of one result.
-fn tiles(run: &Run, source: &ResultSource, row: &ResultRow) -> Vec<Tile> {
+/// A number of the result: its row's cell, else its entry's fact.
+fn figure_of(source: &ResultSource, row: &ResultRow, name: &str) -> Option<f64> {
+    row.num(name)
+        .or_else(|| source.facts_named(name).find_map(|f| f.number))
+        .filter(|x| x.is_finite())
+}
+
+/// The flag of check `check` on a result, in a few words from its own
+/// figures: "ran ≤ 11 of 32", "lost 2 of 32".
+fn flag_words(check: &'static str, source: &ResultSource, row: &ResultRow) -> Flag {
+    let n = figures::number;
+    let text = match check {
+        "concurrency-achieved" => {
+            let asked = figure_of(source, row, "max_concurrency");
+            let limit = figure_of(source, row, "running_limit");
+            let ran = figure_of(source, row, "max_streaming")
+                .or_else(|| figure_of(source, row, "max_running"));
+            match (asked, limit, ran) {
+                (Some(a), Some(l), _) if l < a => format!("limit {} of {}", n(l), n(a)),
+                (Some(a), _, Some(r)) if r < a => format!("ran ≤ {} of {}", n(r), n(a)),
+                _ => "fewer at once than asked".to_string(),
+            }
+        }
+        "no-lost-requests" => {
+            let done = figure_of(source, row, "completed");
+            let failed = figure_of(source, row, "failed");
+            let sent = figure_of(source, row, "num_prompts").or_else(|| Some(done? + failed?));
+            match (sent, done, failed) {
+                (Some(s), _, Some(f)) if f > 0.0 => format!("lost {} of {}", n(f), n(s)),
+                (Some(s), Some(d), _) if d < s => format!("lost {} of {}", n(s - d), n(s)),
+                _ => "requests lost".to_string(),
+            }
+        }
+        "preemptions-read" => "preemptions not recorded".to_string(),
+        "kv-cache-recorded" => "KV cache not recorded".to_string(),
+        "one-client" => "clients differ".to_string(),
+        other => format!("flagged: {other}"),
+    };
+    Flag { text, check }
+}
+
+/// The figures of a setup of one result; `flagged`: the checks that flag
+/// the setup. Every measured figure carries their flags; the requests and
+/// the concurrency carry those of their own checks.
+fn tiles(run: &Run, source: &ResultSource, row: &ResultRow, flagged: &[&'static str]) -> Vec<Tile> {
+    let flags: Vec<Flag> = flagged.iter().map(|c| flag_words(c, source, row)).collect();
+    let own =
+        |check: &str| -> Vec<Flag> { flags.iter().filter(|f| f.check == check).cloned().collect() };
     let from_row = || {
         row.get("source")
             .map(|p| vec![link(run, p)])
@@ -220,6 +382,11 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow) -> Vec<Tile> {
                 label: m.label,
                 values,
                 from: from_row(),
+                flags: if m.label == "Requests" {
+                    own("no-lost-requests")
+                } else {
+                    flags.clone()
+                },
             })
         })
         .collect();
@@ -254,6 +421,7 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow) -> Vec<Tile> {
             label: "Concurrency",
             values: concurrency,
             from,
+            flags: own("concurrency-achieved"),
         });
     }
     if let Some((part, f)) = fact(source, "preemptions") {
@@ -261,6 +429,7 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow) -> Vec<Tile> {
             label: "Preemptions",
             values: vec![part],
             from: vec![link(run, &f.source)],
+            flags: Vec::new(),
         });
     }
     out
@@ -358,4 +527,73 @@ fn table(run: &Run, mine: &[(&ResultSource, &ResultRow)]) -> (Vec<String>, Strin
         html.push_str("</td></tr>");
     }
     (header, html)
+}
+
+/// Seconds as the tools print a run's duration, to the hundredth (101.25),
+/// whole from 1,000 on.
+fn seconds(x: f64) -> String {
+    if x.abs() >= 1000.0 {
+        return format!("{} s", figures::number(x.round()));
+    }
+    let s = format!("{x:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s} s")
+}
+
+/// Where a result has both the client's output throughput and the server
+/// counter's: one sentence that squares them, as HTML, with the tokens
+/// each counted and the window each divided them by (the client's own
+/// duration, the time between the server's snapshots), each linked to its
+/// file. Two figures of one run that differ by 7% are then read as what
+/// they are: the same tokens over windows 7% apart.
+fn reconcile(run: &Run, source: &ResultSource, row: &ResultRow) -> Option<String> {
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    let client = row.num("output_throughput").filter(|x| positive(*x))?;
+    let tokens = row.num("output_tokens").filter(|x| positive(*x))?;
+    let window = row
+        .num("duration_s")
+        .filter(|x| positive(*x))
+        .unwrap_or(tokens / client);
+    let number = |name: &'static str| {
+        source
+            .facts_named(name)
+            .find_map(|f| f.number.filter(|x| positive(*x)).map(|x| (x, f)))
+    };
+    let (server, fact) = number("server_output_throughput")?;
+    let (server_tokens, _) = number("server_output_tokens")?;
+    let server_window = server_tokens / server;
+    let file = |l: Link| {
+        format!(
+            "<a href=\"{}\">{}</a>",
+            escape_html(&l.url),
+            escape_html(&l.name)
+        )
+    };
+    let client_file = row
+        .get("source")
+        .map(|p| format!(" ({})", file(link(run, p))))
+        .unwrap_or_default();
+    let server_file = format!(" ({})", file(link(run, &fact.source)));
+    let tok = |x: f64| figures::with_unit(x, Some("tok/s"));
+    let same = (tokens - server_tokens).abs() <= 0.005 * tokens.max(server_tokens);
+    Some(if same {
+        format!(
+            "The client's {} and the server counter's {} are the same {} output tokens over two windows: the {} the client timed{client_file} and the {} between the server's snapshots before and after the run{server_file}.",
+            tok(client),
+            tok(server),
+            figures::number(tokens),
+            seconds(window),
+            seconds(server_window),
+        )
+    } else {
+        format!(
+            "The client's {} are {} output tokens over the {} it timed{client_file}; the server counter's {} are {} tokens over the {} between its snapshots before and after the run{server_file}.",
+            tok(client),
+            figures::number(tokens),
+            seconds(window),
+            tok(server),
+            figures::number(server_tokens),
+            seconds(server_window),
+        )
+    })
 }

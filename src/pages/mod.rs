@@ -11,7 +11,8 @@
 //! |---|---|
 //! | `home` | `/`, with the filter bar's data |
 //! | `finding` | `/findings/<slug>/`, its short address and aliases (see `redirect`) |
-//! | `run` | `/runs/<id>/` and the runs index `/runs/` |
+//! | `run` | `/runs/<id>/` |
+//! | `runs` | the runs index `/runs/`, and `runs/filters.json`, which its filters fetch |
 //! | `table` | `/runs/<id>/tables/<table>/`: every row of a long run table |
 //! | `compare` | `/compare/<id>/` and the index `/compare/`: runs set side by side |
 //! | `engine` | `/engines/` and `/engines/<id>/` (the version matrix) |
@@ -37,6 +38,7 @@ mod paginate;
 mod redirect;
 mod relativize;
 mod run;
+mod runs;
 mod search;
 mod table;
 mod version;
@@ -213,6 +215,7 @@ pub(crate) fn write<O: Output>(
         batch.fail(e);
     }
     let pages = batch.finish()?;
+    runs::write_data(model, prepared, out)?;
     let mut sitemap = sitemap.into_inner().unwrap_or_else(|e| e.into_inner());
     sitemap.sort();
     Ok(Written { pages, sitemap })
@@ -236,6 +239,7 @@ fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), RenderError> {
     search::list(cx, batch);
     lists::list_terms(cx, batch);
     run::list(cx, &owners, batch)?;
+    runs::list(cx, batch);
     table::list(cx, batch);
     compare::list(cx, batch);
     not_found::list(cx, batch);

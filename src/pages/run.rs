@@ -1,33 +1,28 @@
-//! Run pages (`/runs/<id>/`): a run's setups, tables, charts and the
-//! findings that cite it; and the runs index (`/runs/`), newest first, each
-//! entry with the engines and versions the run measured and the findings
-//! that cite it. A run whose charts
-//! a finding shows is rendered with that finding's page (see [`owners`]),
-//! so its charts are drawn once.
+//! Run pages (`/runs/<id>/`): a run's setup (the model named without a
+//! local path, the hardware or how to give it), its headline figures with
+//! the flags of the checks that flag them, the checks (flags first), what
+//! it shows of the findings, its charts, tables (a table of one row as a
+//! list of its fields) and result files, and the findings that cite it.
+//! A run whose charts a finding shows is rendered with that finding's page
+//! (see [`owners`]), so its charts are drawn once. The runs index is
+//! `runs.rs`.
 
 use super::batch::{Batch, Job};
-use super::paginate::Pager;
-use super::view::{list_page, object, page, vlink};
+use super::view::{page, vlink};
 use super::{evidence, headline, redirect, Ctx};
 use crate::markdown;
 use crate::model::{ChartRef, Model};
-use crate::record::Run;
 use crate::render::cards::cards;
 use crate::render::charts::ChartView;
 use crate::render::{tables, RenderError};
 use crate::urls::{self, ROOT};
-use crate::util::hash_of;
 use crate::version::Version;
 use std::sync::Arc;
 
 /// A run page's template.
 const TEMPLATE: &str = "run.html";
 
-/// The runs index's template.
-const INDEX_TEMPLATE: &str = "runs.html";
-
-/// Lists the pages of the runs no finding renders (see [`owners`]), then
-/// the runs index.
+/// Lists the pages of the runs no finding renders (see [`owners`]).
 pub(super) fn list<'a>(
     cx: &'a Ctx<'a>,
     owners: &[Option<usize>],
@@ -59,142 +54,7 @@ pub(super) fn list<'a>(
             return Err(e);
         }
     }
-    // The index lists the newest runs first, then by title. What an entry
-    // shows: the run's file (title, date, setups) and the findings that
-    // cite it (their list hashes: number, address, title).
-    let order = index_order(model);
-    let run_members = || {
-        model
-            .runs
-            .iter()
-            .zip(&model.citations)
-            .map(|(run, c)| hash_of((run.content_hash, cx.listing(c))))
-            .collect()
-    };
-    let pager = Pager::new(urls::RUNS, model.runs.len(), model.site.page_size);
-    for n in 1..=pager.pages() {
-        let path = pager.path(n);
-        let range = pager.range(n);
-        let entries: Vec<usize> = order[range.clone()].to_vec();
-        batch.later(
-            cx.key(&path, &run_members),
-            INDEX_TEMPLATE,
-            path,
-            range.len(),
-            move || {
-                let run_rows: Vec<serde_json::Value> =
-                    entries.iter().map(|&r| index_entry(cx, r)).collect();
-                let pager = Pager::new(urls::RUNS, model.runs.len(), model.site.page_size);
-                let (page, pagination) = list_page(
-                    model,
-                    &pager,
-                    n,
-                    "Runs",
-                    "The measurements behind the findings".into(),
-                    "runs",
-                );
-                Job {
-                    template: INDEX_TEMPLATE,
-                    page,
-                    data: object([
-                        ("runs", run_rows.into()),
-                        ("total", model.runs.len().into()),
-                        ("pagination", pagination),
-                    ]),
-                }
-            },
-        );
-    }
     Ok(())
-}
-
-/// The runs in the index's order: newest first, then by title, ignoring
-/// case (then by id, so that the order never depends on the folder
-/// listing).
-fn index_order(model: &Model) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..model.runs.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (ra, rb) = (&model.runs[a], &model.runs[b]);
-        rb.date
-            .cmp(&ra.date)
-            .then_with(|| ra.title.to_lowercase().cmp(&rb.title.to_lowercase()))
-            .then_with(|| ra.title.cmp(&rb.title))
-            .then_with(|| ra.id.cmp(&rb.id))
-    });
-    order
-}
-
-/// Run `r`'s entry in the index: its title, date, the engines and versions
-/// it measured, and the findings that cite it.
-fn index_entry(cx: &Ctx<'_>, r: usize) -> serde_json::Value {
-    let model = cx.model;
-    let run = &model.runs[r];
-    let cited: Vec<serde_json::Value> = model.citations[r]
-        .iter()
-        .map(|&i| {
-            let f = &model.findings[i];
-            serde_json::json!({
-                "label": format!("F{}", f.id),
-                "url": format!("{ROOT}{}", urls::finding(&f.slug)),
-                "title": cx.prepared[i].card.title_text,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
-        "url": format!("{ROOT}{}", urls::run(&run.id)),
-        "engines": measured(model, run),
-        "cited_by": cited,
-    })
-}
-
-/// The engines a run's setups measured, in the order they first appear,
-/// each under its display name (or the setup's free name) with its
-/// versions, ascending and each once.
-fn measured(model: &Model, run: &Run) -> Vec<serde_json::Value> {
-    /// One engine of the run, and its versions as parsed and as written.
-    struct Measured<'r> {
-        engine: &'r str,
-        versions: Vec<(Option<Version>, &'r str)>,
-    }
-    let mut engines: Vec<Measured<'_>> = Vec::new();
-    for s in &run.setups {
-        let k = match engines.iter().position(|m| m.engine == s.engine) {
-            Some(k) => k,
-            None => {
-                engines.push(Measured {
-                    engine: &s.engine,
-                    versions: Vec::new(),
-                });
-                engines.len() - 1
-            }
-        };
-        if let Some(v) = s.version.as_deref() {
-            let parsed = Version::parse(v).ok();
-            let versions = &mut engines[k].versions;
-            // 0.30 and 0.30.0 are one version.
-            if !versions.iter().any(|(p, w)| match (p, &parsed) {
-                (Some(p), Some(q)) => p == q,
-                _ => *w == v,
-            }) {
-                versions.push((parsed, v));
-            }
-        }
-    }
-    engines
-        .into_iter()
-        .map(|mut m| {
-            m.versions.sort_by(|a, b| a.0.cmp(&b.0));
-            let name = model
-                .site
-                .engines
-                .iter()
-                .find(|e| e.id == m.engine)
-                .map_or(m.engine, |e| e.name.as_str());
-            let versions: Vec<&str> = m.versions.into_iter().map(|(_, w)| w).collect();
-            serde_json::json!({"name": name, "versions": versions})
-        })
-        .collect()
 }
 
 /// For each run, the finding whose page renders the run's page too: the
@@ -258,8 +118,28 @@ pub(super) fn job(
                 .iter()
                 .find_map(|c| c.table_view(&t.file).cloned())
                 .unwrap_or_else(|| Arc::new(tables::view(&run.id, t, &names)));
+            // A table of one row reads as a list of its fields (a row of
+            // thirty columns is wider than any screen).
+            let fields: Vec<serde_json::Value> = match &t.rows[..] {
+                [row] => t
+                    .header
+                    .iter()
+                    .zip(row)
+                    .filter(|(_, cell)| !cell.trim().is_empty())
+                    .map(|(h, cell)| {
+                        let column = t.column(h);
+                        let unit = column.and_then(|c| c.unit.as_deref());
+                        serde_json::json!({
+                            "name": column.map_or_else(|| h.clone(), |c| c.heading(&names)),
+                            "value": crate::figures::cell_text(cell, unit),
+                            "num": unit.is_some(),
+                        })
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             serde_json::json!({
-                "file": t.file, "title": t.title,
+                "file": t.file, "title": t.title, "fields": fields,
                 "url": format!("{ROOT}{}", urls::run_file(&run.id, &t.file)),
                 "columns": t.columns.iter().map(|c| serde_json::json!({"name": c.name, "title": c.title(&names), "unit": c.unit, "description": c.description})).collect::<Vec<_>>(),
                 "header": view.header,
@@ -275,24 +155,33 @@ pub(super) fn job(
             })
         })
         .collect();
+    let title = run.shown_title();
+    let model_name = run.model_name();
     Ok(Job {
         template: TEMPLATE,
         page: page(
             model,
             urls::run(&run.id),
-            run.title.clone(),
-            format!("Run data: {}", run.title),
+            title.to_string(),
+            format!("Run data: {title}"),
             "run",
         ),
         data: serde_json::json!({
             "run": {
-                "id": run.id, "title": run.title, "date": run.date.to_string(), "date_long": run.date.long(),
-                "model": run.model, "hardware": run.hardware, "client": run.client, "endpoint": run.endpoint,
+                "id": run.id, "title": title, "date": run.date.to_string(), "date_long": run.date.long(),
+                "model": model_name,
+                // The path it was served from, where the name leaves it out.
+                "model_path": run.model.as_deref().filter(|m| model_name.as_deref() != Some(m.trim())),
+                "hardware": run.hardware.as_deref().map(str::trim).filter(|h| !h.is_empty()),
+                // A run of result files is made by `findings import`.
+                "imported": !run.results.is_empty(),
+                "yaml": run.path.to_string_lossy(),
+                "client": run.client, "endpoint": run.endpoint,
                 "source": run.source,
                 "notes_html": run.notes.as_deref().map(|n| markdown::render(n, cx.resolve).html).unwrap_or_default(),
             },
             "setups": setups,
-            "headline": headline::of(run),
+            "headline": headline::of(run, &model.checks[r]),
             "evidence": evidence::of(run),
             "observed": super::observed::of_run(model, r),
             "checks": evidence::checks(model, r),
