@@ -410,6 +410,45 @@ impl Model {
         (state, source, at)
     }
 
+    /// The findings naming `check` that a verdict of it on run `r` cites:
+    /// those about an engine one of the run's setups ran (by their record,
+    /// [`crate::record::engines_about`], or because a run showed their
+    /// problem there), and those about no engine in particular; all of them
+    /// where a setup's engine is not one of the site's. Never another
+    /// engine's finding offered as the reason.
+    pub fn cites(&self, r: usize, check: &str) -> Vec<usize> {
+        let naming = self
+            .check_findings
+            .get(check)
+            .map_or(&[][..], Vec::as_slice);
+        let engines: Vec<&str> = self.runs[r]
+            .setups
+            .iter()
+            .map(|s| s.engine.as_str())
+            .collect();
+        if engines
+            .iter()
+            .any(|e| !self.site.engines.iter().any(|x| x.id == *e))
+        {
+            return naming.to_vec();
+        }
+        naming
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let f = &self.findings[i];
+                let mut about = crate::record::engines_about(&f.engines);
+                // The engines a run showed its problem on.
+                about.extend(self.observed[i].iter().filter_map(|(e, at)| {
+                    at.values()
+                        .any(|a| !a.shown.is_empty())
+                        .then_some(f.engines[*e].engine.as_str())
+                }));
+                about.is_empty() || engines.iter().any(|e| about.contains(e))
+            })
+            .collect()
+    }
+
     /// The runs whose observations are filed under finding `i` (deciding
     /// a version's state, or acknowledged by its record), each once per
     /// observation: what a page or export that lists them is also made of.

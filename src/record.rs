@@ -13,10 +13,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::PathBuf;
 
+mod about;
 mod column;
 mod compare;
 mod evidence;
 mod model_name;
+pub use about::engines_about;
 pub use column::{readable_column_name, Column};
 pub use compare::{CompareOf, CompareSpec};
 pub use evidence::{RawFile, ResultRow, ResultSource, RunFact};

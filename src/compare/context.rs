@@ -249,26 +249,15 @@ pub struct Cite {
 }
 
 impl Cite {
-    /// The engines a finding's entries are about: each entry's engine,
-    /// but for an entry that only says where the problem was seen (`seen`:
-    /// it lies in a client, a grader, a way of measuring, not in the
-    /// engine). Empty where every entry is such: the finding is about no
+    /// The engines a finding is about, sorted
+    /// ([`crate::record::engines_about`]); empty where it is about no
     /// engine in particular.
     pub fn engines_of(entries: &[EngineEntry]) -> Vec<String> {
-        let mut out: Vec<String> = entries
-            .iter()
-            .filter(|e| {
-                !(!e.seen.is_empty()
-                    && e.affected.is_empty()
-                    && e.clean.is_empty()
-                    && e.introduced_in.is_none()
-                    && e.fixed_in.is_none()
-                    && e.mitigated_in.is_none())
-            })
-            .map(|e| e.engine.clone())
+        let mut out: Vec<String> = crate::record::engines_about(entries)
+            .into_iter()
+            .map(str::to_string)
             .collect();
         out.sort();
-        out.dedup();
         out
     }
 }

@@ -3,16 +3,10 @@
 //! A finding is cited for a report only when it is about the report's
 //! engine, or about no engine in particular: a vLLM report that lost a
 //! request is not answered with NInfer's admission cap, nor an SGLang one
-//! with TensorRT-LLM's gauge. A finding is about an engine when its entry
-//! for it says the problem showed there (`affected`, `seen`, a version it
-//! was introduced, fixed or mitigated in) or the site's runs observed it
-//! there; an entry beside it that only compares (a note, `clean`
-//! versions) is not.
-//! A finding that says the problem of no engine is about none in
-//! particular. Where no entry says the problem showed anywhere, an entry
-//! that names no version at all says so of its engine (NInfer's, whose
-//! versions nobody knows), and one that only lists clean versions does
-//! not. Where a report's engine is not known, nothing is left out.
+//! with TensorRT-LLM's gauge. Which engines a finding is about is
+//! [`crate::record::engines_about`]'s rule, with the engines the site's
+//! runs observed it on. Where a report's engine is not known, nothing is
+//! left out.
 //!
 //! Where a report's version is known, the findings that apply to it come
 //! first, as `findings audit` lists them ([`crate::audit::audit`]: the
@@ -26,40 +20,20 @@ use crate::checks::UNKNOWN_ENGINE;
 use crate::state::State;
 use crate::version::Version;
 
-/// Whether an entry says the problem showed on its engine.
-fn claims(e: &crate::record::EngineEntry) -> bool {
-    !e.affected.is_empty()
-        || !e.seen.is_empty()
-        || e.introduced_in.is_some()
-        || e.fixed_in.is_some()
-        || e.mitigated_in.is_some()
-}
-
-/// Whether `f` is about `engine` (its id): its entry for it says the
-/// problem showed there, or the site's runs observed it there; where no
-/// entry says so of any engine, an entry that names no version at all
-/// (a note, on an engine whose versions nobody knows) does.
+/// Whether `f` is about `engine` (its id): its record says the problem
+/// lies there ([`crate::record::engines_about`], the one rule the site's
+/// pages, `check` and `compare` follow too), or the site's runs observed
+/// it there.
 pub fn about(f: &CatalogFinding, engine: &str) -> bool {
-    let observed = f
-        .observed
+    f.observed
         .iter()
-        .any(|(e, _, s)| e == engine && matches!(s, State::Affected | State::Seen));
-    if observed {
-        return true;
-    }
-    let Some(entry) = f.entries.iter().find(|e| e.engine == engine) else {
-        return false;
-    };
-    if f.entries.iter().any(claims) {
-        claims(entry)
-    } else {
-        entry.clean.is_empty()
-    }
+        .any(|(e, _, s)| e == engine && matches!(s, State::Affected | State::Seen))
+        || crate::record::engines_about(&f.entries).contains(&engine)
 }
 
 /// Whether `f` says its problem of no engine.
 pub fn about_none(f: &CatalogFinding) -> bool {
-    !f.entries.iter().any(|e| about(f, &e.engine))
+    crate::record::engines_about(&f.entries).is_empty()
         && !f
             .observed
             .iter()

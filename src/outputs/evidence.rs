@@ -134,11 +134,9 @@ pub(super) fn checks(model: &Model, r: usize) -> Vec<CheckExport> {
             message: o.message.clone(),
             reason: o.reason.clone(),
             findings: model
-                .check_findings
-                .get(o.check)
+                .cites(r, o.check)
                 .into_iter()
-                .flatten()
-                .map(|&i| model.findings[i].id)
+                .map(|i| model.findings[i].id)
                 .collect(),
         })
         .collect()

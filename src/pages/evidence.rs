@@ -179,11 +179,9 @@ pub(super) fn checks(model: &Model, r: usize) -> Vec<impl Serialize> {
             message: markdown::render_inline(&o.message),
             reason: o.reason.clone(),
             findings: model
-                .check_findings
-                .get(o.check)
+                .cites(r, o.check)
                 .into_iter()
-                .flatten()
-                .map(|&i| {
+                .map(|i| {
                     let f = &model.findings[i];
                     super::view::NamedLink {
                         name: format!("F{}", f.id),

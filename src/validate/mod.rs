@@ -154,6 +154,7 @@ pub fn validate_runs(loaded: &Loaded) -> (Diagnostics, RunVerdicts) {
         .map(|e| (e.id.clone(), e.color.clone()))
         .collect();
     let cited = verdicts::citing(&loaded.findings);
+    let known: Vec<&str> = site.engines.iter().map(|e| e.id.as_str()).collect();
     let per_run: Vec<Diagnostics> = loaded
         .runs
         .par_iter()
@@ -162,7 +163,7 @@ pub fn validate_runs(loaded: &Loaded) -> (Diagnostics, RunVerdicts) {
             let mut d = Diagnostics::new();
             check_run(loaded, r, &colors, &names, &mut d);
             evidence::check(r, &mut d);
-            verdicts::check(r, outcomes, &cited, &mut d);
+            verdicts::check(r, outcomes, &cited, &known, &mut d);
             d
         })
         .collect();

@@ -11,42 +11,59 @@ use crate::record::{Finding, Run};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// For each check, the ids of the findings that name it, ascending.
-pub(super) fn citing(findings: &[Arc<Finding>]) -> BTreeMap<String, Vec<u32>> {
-    let mut m: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+/// A finding naming a check: its id and the engines it is about
+/// ([`crate::record::engines_about`]; empty for none in particular).
+type Citing = (u32, Vec<String>);
+
+/// For each check, the findings that name it, ids ascending.
+pub(super) fn citing(findings: &[Arc<Finding>]) -> BTreeMap<String, Vec<Citing>> {
+    let mut m: BTreeMap<String, Vec<Citing>> = BTreeMap::new();
     for f in findings {
+        let about: Vec<String> = crate::record::engines_about(&f.engines)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         for c in &f.checks {
-            m.entry(c.clone()).or_default().push(f.id);
+            m.entry(c.clone()).or_default().push((f.id, about.clone()));
         }
     }
     for ids in m.values_mut() {
-        ids.sort_unstable();
-        ids.dedup();
+        ids.sort_unstable_by_key(|(id, _)| *id);
+        ids.dedup_by_key(|(id, _)| *id);
     }
     m
 }
 
-/// "see F8, F10", or nothing when no finding names the check.
-pub(crate) fn see(ids: Option<&Vec<u32>>) -> String {
-    match ids {
-        Some(ids) if !ids.is_empty() => format!(
-            " (see {})",
-            ids.iter()
-                .map(|i| format!("F{i}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        _ => String::new(),
+/// "see F8, F10": the findings of `cited` about an engine of `engines`
+/// (the run's setups), or about none in particular; all of them where
+/// one of `engines` is not among `known` (the site's). Nothing when none
+/// is left: another engine's finding is never offered as the reason.
+fn see(cited: Option<&Vec<Citing>>, engines: &[&str], known: &[&str]) -> String {
+    let all = engines.iter().any(|e| !known.contains(e));
+    let ids: Vec<String> = cited
+        .into_iter()
+        .flatten()
+        .filter(|(_, about)| {
+            all || about.is_empty() || about.iter().any(|a| engines.contains(&a.as_str()))
+        })
+        .map(|(id, _)| format!("F{id}"))
+        .collect();
+    if ids.is_empty() {
+        String::new()
+    } else {
+        format!(" (see {})", ids.join(", "))
     }
 }
 
 pub(super) fn check(
     run: &Run,
     outcomes: &[checks::Outcome],
-    cited: &BTreeMap<String, Vec<u32>>,
+    cited: &BTreeMap<String, Vec<Citing>>,
+    known: &[&str],
     diags: &mut Diagnostics,
 ) {
     let dir = run.path.parent().unwrap_or(std::path::Path::new(""));
+    let engines: Vec<&str> = run.setups.iter().map(|s| s.engine.as_str()).collect();
     for o in outcomes {
         if o.verdict != Verdict::Flagged {
             continue;
@@ -63,7 +80,12 @@ pub(super) fn check(
             Diagnostic::warning(
                 file,
                 span,
-                format!("{}: {}{}", o.check, o.message, see(cited.get(o.check))),
+                format!(
+                    "{}: {}{}",
+                    o.check,
+                    o.message,
+                    see(cited.get(o.check), &engines, known)
+                ),
             )
             .hint(format!(
                 "fix the run, or if it breaks the check on purpose, say why: `acknowledged: [{{check: {}, reason: …}}]` in {}",
