@@ -2,13 +2,13 @@
 //! the binary to read with `env!`.
 //!
 //! Where it comes from, first found first:
-//! 1. `.cargo_vcs_info.json`, which `cargo package` writes into a crate
-//!    (crates.io's tarball has no `.git`): the commit the package was
-//!    made from.
-//! 2. `git rev-parse HEAD` when this folder is the top of a git work tree
+//! 1. `git rev-parse HEAD` when this folder is the top of a git work tree
 //!    (a clone, a worktree, a `cargo install --git` checkout); not when the
-//!    package sits inside some other project's repository, whose commit
+//!    crate sits inside some other project's repository, whose commit
 //!    would be the wrong one.
+//! 2. `.cargo_vcs_info.json`, which `cargo package` writes into a crate
+//!    (crates.io's tarball has no `.git`): the commit the package was made
+//!    from.
 //! 3. Nothing: the version is printed alone.
 //!
 //! With git, the script runs again when HEAD moves (a commit, a checkout),
@@ -20,7 +20,16 @@ use std::process::Command;
 fn main() {
     let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     println!("cargo:rerun-if-changed=build.rs");
-    let commit = vcs_info(&dir).or_else(|| from_git(&dir));
+    let commit = from_git(&dir).or_else(|| {
+        // No work tree here, so no `.git`: a watched file that does not
+        // exist makes cargo run this script on every build, which costs
+        // a file read. It matters where `cargo package` (or `cargo publish
+        // --dry-run`) verified the crate in the work tree's target folder:
+        // the two share this script's output there, and the work tree's
+        // next build must not keep the package's.
+        println!("cargo:rerun-if-changed={}", dir.join(".git").display());
+        vcs_info(&dir)
+    });
     println!(
         "cargo:rustc-env=FINDINGS_COMMIT={}",
         commit.unwrap_or_default()
