@@ -23,7 +23,7 @@
 //! files read into one vocabulary), and [`issue`] (a GitHub issue's texts,
 //! where benchmark reports are pasted). Above them: [`incremental`],
 //! what `serve` keeps between builds, and the commands ([`serve`],
-//! [`authoring`], [`audit`], [`import`]).
+//! [`authoring`], [`init`], [`audit`], [`import`]).
 
 pub mod assets;
 pub mod audit;
@@ -37,6 +37,7 @@ pub mod figures;
 pub mod fuzz;
 pub mod import;
 pub mod incremental;
+pub mod init;
 pub mod issue;
 pub mod lint;
 pub mod load;

@@ -47,7 +47,7 @@ const LAYERS: &[&[&str]] = &[
     // The pipeline that runs the stages.
     &["pipeline"],
     // Commands and tools over the pipeline.
-    &["serve", "authoring", "audit", "import", "fuzz"],
+    &["serve", "authoring", "init", "audit", "import", "fuzz"],
     &["lint"],
     // `findings compare` reads runs and files as lint does.
     &["compare_inputs"],

@@ -108,6 +108,23 @@ impl<'a> Doc<'a> {
         self.diags.push(d);
     }
 
+    /// Reports a warning at `path`, with a hint.
+    pub(crate) fn warning_hint(
+        &mut self,
+        path: &str,
+        message: impl Into<String>,
+        hint: Option<impl Into<String>>,
+    ) {
+        let mut d = Diagnostic::warning(self.file, self.spans.get(path), message);
+        if !path.is_empty() {
+            d = d.field(path);
+        }
+        if let Some(h) = hint {
+            d = d.hint(h);
+        }
+        self.diags.push(d);
+    }
+
     /// Reads `value` as a mapping whose keys must be among `known`.
     pub(crate) fn object<'v>(
         &mut self,

@@ -34,7 +34,7 @@ pub(crate) fn read_bytes(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>,
     let meta = meta.map_err(|e| {
         let d = fail(format!("cannot read the file: {}", io_reason(&e)));
         if e.kind() == std::io::ErrorKind::NotFound && rel == Path::new("site.yaml") {
-            d.hint("a findings folder needs site.yaml at its root; is --root pointing at the right folder?")
+            d.hint("a findings folder needs site.yaml at its root; is --root pointing at the right folder? To start a new site, run `findings init <folder>`")
         } else {
             d
         }

@@ -9,7 +9,9 @@
 //! The files, by record kind over shared code:
 //!
 //! - `site.rs`, `finding.rs`, `run.rs` and `table.rs` read `site.yaml`, a
-//!   finding, a run's `run.yaml` and a run's CSV tables;
+//!   finding, a run's `run.yaml` and a run's CSV tables; `defaults.rs`
+//!   holds what `site.yaml` may leave out (the standard groups, the
+//!   engines known by id, the palette);
 //! - `yaml.rs` parses YAML within limits (kept by `yaml/budget.rs`) and maps
 //!   fields to positions, and `fields.rs` reads typed fields from it, with a
 //!   diagnostic for each problem;
@@ -21,6 +23,7 @@
 
 mod check_names;
 mod compare;
+mod defaults;
 mod evidence;
 mod fields;
 mod files;
@@ -43,6 +46,10 @@ use site::parse_site;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use defaults::{
+    known_engine, standard_groups, KnownEngine, StandardGroup, KNOWN_ENGINES, PALETTE,
+    STANDARD_GROUPS,
+};
 pub use evidence::{derived_columns, ResultInput};
 pub use fields::MAX_VERSION_CHARS;
 pub use files::decode_text;

@@ -2,7 +2,13 @@
 //! settings (header engines, page and feed sizes). Takes the
 //! file's text; hands on a [`Site`] with the positions of its fields, or
 //! diagnostics for every field that is missing, mistyped or malformed.
+//! What the file leaves out is filled from `defaults.rs`: the standard
+//! groups, a known engine's name, address, packages and images, and the
+//! palette's colours.
 
+use super::defaults::{
+    fill_colors, known_engine, standard_groups, ColorChoice, KNOWN_ENGINES, PALETTE,
+};
 use super::fields::{join, slug_field, Doc};
 use super::yaml::parse_yaml;
 use super::{ENGINE_FIELDS, GROUP_FIELDS, SITE_FIELDS};
@@ -20,7 +26,7 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         doc.error_hint(
             "",
             "the file is empty",
-            Some("site.yaml needs at least title, base_url, groups and engines"),
+            Some("site.yaml needs at least title, base_url and engines"),
         );
         return None;
     }
@@ -38,8 +44,10 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
     }
     let description = doc.opt_string(obj, "description");
     let author = doc.opt_string(obj, "author");
-    let group_values = doc.req_list(obj, "groups").unwrap_or(&[]);
-    let groups = doc.kept("groups", group_values, |doc, g, path| {
+    // Left out (not `groups: []`), the four standard groups.
+    let default_groups = doc.get(obj, "groups").is_none();
+    let group_values = doc.list(obj, "groups");
+    let mut groups = doc.kept("groups", group_values, |doc, g, path| {
         let go = doc.object(g, path, GROUP_FIELDS)?;
         let id = slug_field(doc, go, "id");
         let title = doc.req_string(go, "title");
@@ -50,18 +58,49 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
             blurb,
         })
     });
+    if default_groups {
+        groups = standard_groups();
+    }
     let engine_values = doc.req_list(obj, "engines").unwrap_or(&[]);
+    let mut ids = std::collections::HashSet::new();
     let engines = doc.kept("engines", engine_values, |doc, e, path| {
         let eo = doc.object(e, path, ENGINE_FIELDS)?;
         let id = slug_field(doc, eo, "id");
-        let name = doc.req_string(eo, "name");
-        let repo = doc.opt_string(eo, "repo");
+        // An engine known by its id gets what the entry leaves out (its
+        // first entry: a second is an error of its own, not twice the
+        // packages).
+        let known = id
+            .as_deref()
+            .filter(|id| ids.insert(id.to_string()))
+            .and_then(known_engine);
+        let name = match (doc.get(eo, "name"), known) {
+            (None, Some(k)) => Some(k.name.to_string()),
+            (None, None) => {
+                let known = KNOWN_ENGINES.iter().map(|k| k.id).collect::<Vec<_>>();
+                doc.error_hint(
+                    path,
+                    "missing required field `name`",
+                    Some(format!(
+                        "add `name:` with the name readers see; only the engines findings knows by id ({}) have one without it",
+                        known.join(", ")
+                    )),
+                );
+                None
+            }
+            (Some(_), _) => doc.req_string(eo, "name"),
+        };
+        let repo = match (doc.get(eo, "repo"), known) {
+            (None, Some(k)) => Some(k.repo.to_string()),
+            _ => doc.opt_string(eo, "repo"),
+        };
         if let Some(r) = &repo {
             if !(r.starts_with("https://") || r.starts_with("http://")) {
                 doc.error(&join(path, "repo"), format!("\"{r}\" is not an http(s) URL"));
             }
         }
-        let color = doc.req_string(eo, "color");
+        // Left out, a colour of the palette, given below once every
+        // engine's own is known.
+        let color = doc.opt_string(eo, "color");
         if let Some(c) = &color {
             let ok =
                 c.len() == 7 && c.starts_with('#') && c[1..].bytes().all(|b| b.is_ascii_hexdigit());
@@ -74,12 +113,20 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
             }
         }
         let releases = doc.version_list(eo, "releases");
-        let packages = doc
-            .string_list(eo, "packages")
-            .iter()
-            .map(|p| package_name(p))
-            .collect();
-        let images = doc.string_list(eo, "images");
+        let default_packages = known.filter(|_| doc.get(eo, "packages").is_none());
+        let packages = match default_packages {
+            Some(k) => k.package_names(),
+            None => doc
+                .string_list(eo, "packages")
+                .iter()
+                .map(|p| package_name(p))
+                .collect(),
+        };
+        let default_images = known.filter(|_| doc.get(eo, "images").is_none());
+        let images = match default_images {
+            Some(k) => k.images.iter().map(|i| i.to_string()).collect(),
+            None => doc.string_list(eo, "images"),
+        };
         for (k, image) in images.iter().enumerate() {
             // A registry may have a port (`host:5000/repo`); a tag is a
             // colon in the last segment.
@@ -98,16 +145,42 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
                 );
             }
         }
-        Some(Engine {
-            id: id?,
-            name: name?,
-            repo,
-            color: color?.to_ascii_lowercase(),
-            releases,
-            packages,
-            images: images.iter().map(|i| image_repository(i)).collect(),
-        })
+        Some((
+            Engine {
+                id: id?,
+                name: name?,
+                repo,
+                // Empty: the palette's, below.
+                color: color.unwrap_or_default().to_ascii_lowercase(),
+                releases,
+                packages,
+                images: images.iter().map(|i| image_repository(i)).collect(),
+            },
+            path.to_string(),
+            (default_packages.is_some(), default_images.is_some()),
+        ))
     });
+    let paths: Vec<String> = engines.iter().map(|r| r.1.clone()).collect();
+    let defaulted: Vec<(bool, bool)> = engines.iter().map(|r| r.2).collect();
+    let mut engines: Vec<Engine> = engines.into_iter().map(|r| r.0).collect();
+    drop_written_elsewhere(&mut engines, &defaulted);
+    for (choice, (e, path)) in fill_colors(&mut engines)
+        .iter()
+        .zip(engines.iter().zip(&paths))
+    {
+        if *choice == ColorChoice::Repeated {
+            doc.warning_hint(
+                path,
+                format!(
+                    "engine \"{}\" has no `color`, and the palette's {} colours are taken: it is drawn in {}, as another engine is",
+                    e.id,
+                    PALETTE.len(),
+                    e.color
+                ),
+                Some("give it a `color` of its own (\"#rrggbb\"), so that charts tell the two apart"),
+            );
+        }
+    }
     let nav_engines = doc.string_list(obj, "nav_engines");
     let mut count = |key: &str, default: usize, max: usize| -> usize {
         let Some(v) = doc.get(obj, key) else {
@@ -156,6 +229,32 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         compare,
         spans,
     })
+}
+
+/// A default package or image that an entry names in its own `packages`
+/// or `images` belongs to that entry: the default gives it up, so that a
+/// default never makes a site invalid (each package and image belongs to
+/// one engine).
+fn drop_written_elsewhere(engines: &mut [Engine], defaulted: &[(bool, bool)]) {
+    use std::collections::HashSet;
+    let mut packages = HashSet::new();
+    let mut images = HashSet::new();
+    for (e, (p, i)) in engines.iter().zip(defaulted) {
+        if !p {
+            packages.extend(e.packages.iter().cloned());
+        }
+        if !i {
+            images.extend(e.images.iter().cloned());
+        }
+    }
+    for (e, (p, i)) in engines.iter_mut().zip(defaulted) {
+        if *p {
+            e.packages.retain(|x| !packages.contains(x));
+        }
+        if *i {
+            e.images.retain(|x| !images.contains(x));
+        }
+    }
 }
 
 /// Reads `site.yaml` from its text, without touching the disk.

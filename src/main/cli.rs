@@ -11,13 +11,15 @@ Exit status:
   1  errors in the records, a template that fails, output that cannot be written,
      an output folder that another findings process is writing (`build`,
      `serve`: nothing is touched), `show` of a finding that does not exist,
-     `new` that would overwrite a file, or `serve` that cannot listen on its
+     `new` that would overwrite a file, `init` of a folder that has a site or
+     records already (nothing is written), or `serve` that cannot listen on its
      port; `import` of an input it cannot read or that would replace a kept
      file; for `audit`, a finding at or above --fail-on applies to a version
      the deployment pins; for `lint`, a check flags the files (an issue
      that holds no report is 0)
   2  a wrong command line: an unknown option or value, an unknown engine or group,
-     an `import` that names no engine or version;
+     an `import` that names no engine or version, an `init` engine id or base
+     URL that cannot be;
      for `audit`, an audit that cannot be done: a pin that names no version, a
      source or an input that cannot be read, records with errors; for `lint`, a
      lint that cannot be done (an input or a source that cannot be read)
@@ -26,10 +28,23 @@ Colour is used only on a terminal and never when NO_COLOR is set; a progress
 indicator shows on a terminal when a build takes more than a second (never
 when CI is set).";
 
+/// `findings --version`: the version, and the commit it was built from
+/// where the build knew it (see build.rs).
+pub(crate) const VERSION: &str = if env!("FINDINGS_COMMIT").is_empty() {
+    env!("CARGO_PKG_VERSION")
+} else {
+    concat!(
+        env!("CARGO_PKG_VERSION"),
+        " (commit ",
+        env!("FINDINGS_COMMIT"),
+        ")"
+    )
+};
+
 #[derive(Parser)]
 #[command(
     name = "findings",
-    version,
+    version = VERSION,
     about = "Build a static site of evidence-backed findings about serving open models",
     after_help = EXIT_STATUS
 )]
@@ -46,6 +61,34 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
+    /// Start a new site: site.yaml, an example finding (a draft), data/runs/,
+    /// a README, .gitignore and the GitHub Actions workflows.
+    #[command(after_help = "\
+Writes into DIR (made if missing; default: the current folder): site.yaml
+with the title, the base URL, the four standard groups and the engines;
+findings/example-finding.md, a draft that is not published until edited;
+data/runs/; README.md with the commands that matter; .gitignore (public/);
+and .github/workflows/ with the publishing, answering and audit workflows
+of docs/workflows/, filled in for this site. A file already there (a
+README of a fresh clone) is kept. Refuses, writing nothing, a folder that
+already has site.yaml or records. Then `findings serve --root DIR`.")]
+    Init {
+        /// The folder of the new site.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// An engine the findings are about, by id (repeat it for more;
+        /// default: vllm, sglang, tensorrt-llm and llama-cpp, the engines
+        /// findings knows by id). Another id gets its id as its name.
+        #[arg(long = "engine", value_name = "ID")]
+        engines: Vec<String>,
+        /// The site's title.
+        #[arg(long, default_value = findings::init::DEFAULT_TITLE)]
+        title: String,
+        /// Where the site will be published (a placeholder otherwise:
+        /// https://example.org/).
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+    },
     /// Validate the findings folder and report every problem, writing nothing.
     #[command(after_help = "\
 Warnings include every run a check flags: a finding's advice applied to the

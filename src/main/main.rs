@@ -221,6 +221,67 @@ fn created(
     }
 }
 
+/// `findings init`: writes the new site, names what it wrote (stdout, one
+/// path a line, for scripts) and what comes next.
+fn init(
+    ui: Ui,
+    dir: PathBuf,
+    engines: Vec<String>,
+    title: String,
+    base_url: Option<String>,
+) -> Result<ExitCode, ExitCode> {
+    use findings::init::{InitError, InitOptions, DEFAULT_BASE_URL};
+    let placeholder = base_url.is_none();
+    let opts = InitOptions {
+        dir,
+        engines,
+        title: Some(title),
+        base_url,
+        today: findings::authoring::today(),
+    };
+    let done = match findings::init::init(&opts) {
+        Ok(done) => done,
+        Err(e) => {
+            ui.error(&e);
+            return Err(match e {
+                InitError::Invalid(_) => ExitCode::from(2),
+                InitError::NotEmpty { .. } => {
+                    eprintln!("  hint: `findings new` adds a finding to a site that exists");
+                    ExitCode::FAILURE
+                }
+                InitError::Io { .. } => {
+                    eprintln!("init: stopped; what was written is taken back");
+                    ExitCode::FAILURE
+                }
+            });
+        }
+    };
+    for rel in &done.written {
+        println!("{}", opts.dir.join(rel).display());
+    }
+    for rel in &done.kept {
+        ui.note(format_args!(
+            "{} was there already and is kept as it was",
+            opts.dir.join(rel).display()
+        ));
+    }
+    ui.info(format_args!(
+        "init: {} into {}",
+        plural(done.written.len(), "file", "files"),
+        opts.dir.display()
+    ));
+    if placeholder {
+        ui.info(format_args!(
+            "  base_url is {DEFAULT_BASE_URL}, a placeholder: set it in site.yaml to where the site will be published"
+        ));
+    }
+    ui.info(format_args!(
+        "  next: findings serve --root {}",
+        opts.dir.display()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     // SAFETY: sets one of mimalloc's options, before any thread starts.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
@@ -233,6 +294,12 @@ fn main() -> ExitCode {
 
 fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
     Ok(match command {
+        Command::Init {
+            dir,
+            engines,
+            title,
+            base_url,
+        } => init(ui, dir, engines, title, base_url)?,
         Command::Serve {
             root,
             port,
