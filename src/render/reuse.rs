@@ -136,6 +136,15 @@ impl<'s> Reuse<'s> {
             // each check: run pages, finding pages and both JSON exports
             // show them.
             (&model.checks, &model.check_findings),
+            // And the engines each such finding is about: a check's verdict
+            // on a run cites only those about the run's engines
+            // (`Model::cites`).
+            model
+                .check_findings
+                .values()
+                .flatten()
+                .map(|&i| crate::record::engines_about(&model.findings[i].engines))
+                .collect::<Vec<_>>(),
             // What the symptoms show of every run, and which findings name
             // each symptom: they decide the states of every version page,
             // matrix and export, and the run and finding pages list them.
