@@ -332,7 +332,47 @@ fn the_issue_target_reads_issues_of_the_pastes() {
 
 #[test]
 fn issue() {
-    each("issue", 1, findings::fuzz::issue);
+    let seen = each("issue", 6, findings::fuzz::issue);
+    let texts: Vec<(&str, Option<usize>)> = seen
+        .iter()
+        .map(|(n, i)| (n.as_str(), i.as_ref().map(|i| i.texts.len())))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("body-null-and-comments-null", Some(0)),
+            ("comments-an-object-not-a-list", None),
+            ("the-body-is-findings-own-answer", Some(0)),
+            ("throughput-and-latency-lines-one-with-a-key", Some(2)),
+            ("vllm-block-closed-by-the-rule-above-a-trtllm-section", Some(1)),
+            ("webhook-report-with-crlf-and-tokens", Some(1)),
+        ]
+    );
+}
+
+/// Found by the fuzzer (the `issue` target): a vLLM block closed by a rule
+/// that is also the rule above a trtllm-bench section; both reports took
+/// that line. The second now starts after the first.
+#[test]
+fn reports_never_share_a_line() {
+    let (_, data) = inputs("issue")
+        .into_iter()
+        .find(|(n, _)| n == "vllm-block-closed-by-the-rule-above-a-trtllm-section")
+        .unwrap();
+    let issue = findings::issue::read("issue.json", &data).unwrap();
+    let read = results::read("paste.txt", issue.texts[0].body.as_bytes()).unwrap();
+    let at: Vec<(String, (usize, usize))> = read
+        .reports
+        .iter()
+        .map(|r| (r.read.format.name().to_string(), r.lines))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("vLLM `vllm bench serve` console report (pasted)".to_string(), (1, 17)),
+            ("TensorRT-LLM `trtllm-bench` console report (pasted)".to_string(), (18, 25)),
+        ]
+    );
 }
 
 /// Every fixture result file cut short at many places, and whole: the same

@@ -248,6 +248,10 @@ pub(crate) fn scan_with(name: &str, text: &str, only: Option<Reader>) -> Vec<Fou
     let lines = text::lines(text);
     let mut found = Vec::new();
     let (mut i, mut after_last) = (0, 0);
+    // The first line after the last report found: a report never takes a
+    // line of the one before (trtllm-bench's takes the rule above its
+    // heading, which may be the rule that closed a vLLM block).
+    let mut free_from = 0;
     // What holds for every report after it until said again: the command
     // (a script that runs a sweep prints one report per point), the
     // engine's version line, the GPU.
@@ -284,9 +288,11 @@ pub(crate) fn scan_with(name: &str, text: &str, only: Option<Reader>) -> Vec<Fou
                 .any(|(c, v)| c.kind == super::vocabulary::Kind::Number && v.is_some())
         });
         if figures {
+            let first = taken.first.max(free_from);
+            free_from = taken.last + 1;
             found.push(Found {
                 format: taken.format,
-                lines: (taken.first + 1, taken.last + 1),
+                lines: (first + 1, taken.last + 1),
                 out: taken.out,
             });
         }
