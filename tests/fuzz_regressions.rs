@@ -344,7 +344,10 @@ fn issue() {
             ("comments-an-object-not-a-list", None),
             ("the-body-is-findings-own-answer", Some(0)),
             ("throughput-and-latency-lines-one-with-a-key", Some(2)),
-            ("vllm-block-closed-by-the-rule-above-a-trtllm-section", Some(1)),
+            (
+                "vllm-block-closed-by-the-rule-above-a-trtllm-section",
+                Some(1)
+            ),
             ("webhook-report-with-crlf-and-tokens", Some(1)),
         ]
     );
@@ -369,8 +372,14 @@ fn reports_never_share_a_line() {
     assert_eq!(
         at,
         [
-            ("vLLM `vllm bench serve` console report (pasted)".to_string(), (1, 17)),
-            ("TensorRT-LLM `trtllm-bench` console report (pasted)".to_string(), (18, 25)),
+            (
+                "vLLM `vllm bench serve` console report (pasted)".to_string(),
+                (1, 17)
+            ),
+            (
+                "TensorRT-LLM `trtllm-bench` console report (pasted)".to_string(),
+                (18, 25)
+            ),
         ]
     );
 }

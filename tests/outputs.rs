@@ -1007,7 +1007,12 @@ fn json_export_round_trips_into_the_record_model() {
                     f.id,
                     e.engine
                 );
-                let engine = model.site.engines.iter().find(|x| x.id == e.engine).unwrap();
+                let engine = model
+                    .site
+                    .engines
+                    .iter()
+                    .find(|x| x.id == e.engine)
+                    .unwrap();
                 for listed in engine
                     .releases
                     .iter()
@@ -1028,9 +1033,14 @@ fn json_export_round_trips_into_the_record_model() {
                         // engine at this version.
                         let run = model.runs.iter().find(|r| r.id == o.run).unwrap();
                         let setup = run.setups.iter().find(|s| s.name() == o.setup);
-                        let setup = setup.unwrap_or_else(|| panic!("{at}: no setup {} in {}", o.setup, o.run));
+                        let setup = setup
+                            .unwrap_or_else(|| panic!("{at}: no setup {} in {}", o.setup, o.run));
                         assert_eq!(setup.engine, e.engine, "{at}");
-                        assert_eq!(setup.version.as_ref().map(parse).as_ref(), Some(ver), "{at}");
+                        assert_eq!(
+                            setup.version.as_ref().map(parse).as_ref(),
+                            Some(ver),
+                            "{at}"
+                        );
                     }
                     let shown = st.observations.iter().any(|o| o.outcome == "shown");
                     let absent = st.observations.iter().any(|o| o.outcome == "absent");
@@ -1054,7 +1064,9 @@ fn json_export_round_trips_into_the_record_model() {
                     };
                     let want = match (listed, bound) {
                         (Some(state), _) => (state, "record"),
-                        (None, "in-range" | "unknown") if first && shown => ("affected", "observed"),
+                        (None, "in-range" | "unknown") if first && shown => {
+                            ("affected", "observed")
+                        }
                         (None, "in-range" | "unknown") if first && absent => ("clean", "observed"),
                         (None, state) => (state, "inferred"),
                     };
