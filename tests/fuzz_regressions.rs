@@ -384,6 +384,51 @@ fn reports_never_share_a_line() {
     );
 }
 
+/// Found by the fuzzer (the `genai_perf_console` target): a genai-perf
+/// table cut into by a second copy of it (a paste gone wrong); the second
+/// report took lines of the first. Each report is now its own lines.
+#[test]
+fn genai_perf_console() {
+    let seen = each("genai_perf_console", 1, |d| {
+        findings::fuzz::console(Reader::GenaiPerf, d)
+            .iter()
+            .map(|r| r.lines)
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(
+        seen,
+        [(
+            "a-table-cut-into-by-a-second-table".to_string(),
+            vec![(11, 21), (22, 32)]
+        )]
+    );
+}
+
+/// Found by the fuzzer (the `result_file` target): JSON that is no JSON
+/// (quotes that do not pair, a console report pasted in with its line
+/// ends), where the second pass of the scrub pairs the quotes otherwise
+/// than the first, and finds the `Authorization: Bearer` header the first
+/// took for the text between strings. It is now scrubbed again until the
+/// check finds nothing.
+#[test]
+fn broken_json_is_scrubbed_until_the_check_finds_nothing() {
+    let (_, data) = inputs("result_file")
+        .into_iter()
+        .find(|(n, _)| n == "broken-json-whose-quotes-pair-anew-after-a-pass")
+        .unwrap();
+    let kept = results::scrub::scrub("bench.json", &data, false).unwrap();
+    let said: Vec<String> = kept.removed.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        said,
+        [
+            "openai_api_key (line 17): a credential, replaced by [removed]",
+            "authorization (line 17): a credential, replaced by [removed]",
+        ]
+    );
+    assert_eq!(results::scrub::holds_credential(&kept.bytes), None);
+    assert!(!String::from_utf8_lossy(&kept.bytes).contains("sk-test-0123456789abcdef"));
+}
+
 /// Every fixture result file cut short at many places, and whole: the same
 /// checks as the `result_file` target (a cut-short file is the usual way a
 /// result file goes wrong).

@@ -372,10 +372,45 @@ enum Pending {
     },
 }
 
+/// How many passes a file may take: one for any file that reads; more only
+/// for malformed JSON, whose quotes pair differently once a pass has
+/// rewritten a string.
+const MAX_PASSES: usize = 4;
+
 /// Takes credentials (always) and generated texts (unless `keep_texts`) out
 /// of `bytes`. `name` is used only in messages.
+///
+/// The kept copy is held to [`holds_credential`], the check that `check`
+/// makes of it: in JSON that is not JSON (quotes that do not pair, raw line
+/// ends in strings) what one pass reads as a string the next may read as
+/// the text around strings, and the other way round, so such a copy is
+/// scrubbed again until the check finds nothing, at most [`MAX_PASSES`]
+/// times; a copy that still holds one then is refused.
 pub fn scrub(name: &str, bytes: &[u8], keep_texts: bool) -> Result<Scrubbed, ReadError> {
     super::check_size(name, bytes)?;
+    let mut kept = scrub_once(name, bytes, keep_texts)?;
+    for _ in 1..MAX_PASSES {
+        if holds_credential(&kept.bytes).is_none() {
+            return Ok(kept);
+        }
+        let again = scrub_once(name, &kept.bytes, keep_texts)?;
+        kept.bytes = again.bytes;
+        kept.removed.extend(again.removed);
+    }
+    match holds_credential(&kept.bytes) {
+        None => Ok(kept),
+        Some((path, line)) => Err(ReadError::new(
+            ErrorKind::Syntax,
+            name,
+            format!("a credential ({path}, at line {line} of the copy) is still in the copy after {MAX_PASSES} passes of taking them out: the file is not well-formed"),
+        )
+        .hint("keep the file as the tool wrote it, or take the credential out by hand")),
+    }
+}
+
+/// One pass of [`scrub`]: the file read as what `results::read` takes it
+/// for (JSON, YAML or text).
+fn scrub_once(name: &str, bytes: &[u8], keep_texts: bool) -> Result<Scrubbed, ReadError> {
     if super::detect::reads_as_json(bytes) {
         return Ok(scrub_json(bytes, keep_texts));
     }
