@@ -3,15 +3,41 @@
 //! to the very same code (`tests/fuzz_regressions.rs`).
 //!
 //! Each function takes arbitrary bytes, runs them through the loader the way
-//! `findings check` would (or, for result files, the way an import would),
-//! and panics if an invariant breaks: a panic inside `findings`, a
-//! diagnostic or error that points outside its file, versions that order
-//! inconsistently, or a scrubbed result file that still holds a credential.
+//! `findings check` would (or, for result files, the way an import would;
+//! for pasted console reports and GitHub issues, the way `findings lint`
+//! and `import` would), and panics if an invariant breaks: a panic inside
+//! `findings`, a diagnostic or error that points outside its file, versions
+//! that order inconsistently, a scrubbed copy that still holds a credential
+//! or that no longer reads, a fact read off a scrubbed paste that holds
+//! one, or a reading that differs from the same reading again.
+//!
+//! The functions that take records hand back what they saw, so that a test
+//! feeding good records can hold them to it (`tests/fuzz_regressions.rs`).
 
 use crate::diagnostics::Diagnostic;
 use crate::load::{self, decode_text, Loaded, TableText};
+use crate::results::{self, scrub, Reader};
 use crate::version::Version;
 use std::path::Path;
+
+/// What a target saw of its input, for a test that feeds it good records
+/// (the fuzzer itself looks only for panics).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Seen {
+    /// Whether the input read as what it stands for: a finding, a run, both
+    /// versions of a pair.
+    pub read: bool,
+    /// Every error and warning found, as `findings check` prints them:
+    /// reading the record, then the checks between records.
+    pub problems: Vec<String>,
+}
+
+impl Seen {
+    fn problems<'d>(&mut self, diags: impl IntoIterator<Item = &'d Diagnostic>) {
+        self.problems
+            .extend(diags.into_iter().map(Diagnostic::to_string));
+    }
+}
 
 /// A small `site.yaml` for the run target's records to be checked against.
 const SITE: &str = "title: Fuzz\nbase_url: https://example.org/\ngroups:\n  - id: g\n    title: G\nengines:\n  - id: vllm\n    name: vLLM\n    color: \"#0072b2\"\n    releases: [\"0.30\"]\n  - id: sglang\n    name: SGLang\n    color: \"#d55e00\"\n";
@@ -37,17 +63,21 @@ fn assert_positions<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>, file: &
 
 /// Bytes as `findings/fuzz.md`: decoded, read as a finding, its body
 /// scanned and rendered, its title rendered.
-pub fn finding(data: &[u8]) {
+pub fn finding(data: &[u8]) -> Seen {
     let file = Path::new("findings/fuzz.md");
+    let mut seen = Seen::default();
     let text = match decode_text(file, data.to_vec()) {
         Ok(t) => t,
         Err(d) => {
             assert!(d.span.line >= 1);
-            return;
+            seen.problems([&d]);
+            return seen;
         }
     };
     let (f, diags) = load::parse_finding_text(file, &text);
     assert_positions(diags.iter(), file, &text);
+    seen.problems(diags.iter());
+    seen.read = f.is_some();
     if let Some(f) = f {
         assert_eq!(
             format!("{:?}", f.facts),
@@ -60,37 +90,98 @@ pub fn finding(data: &[u8]) {
         let _ = crate::markdown::render_inline(&f.title);
         let _ = crate::markdown::plain_text(&f.title);
     }
+    seen
+}
+
+/// The parts of a run target's input: the `run.yaml` up to the first line
+/// that starts with `===`, then at each such line a table's text, named by
+/// what follows `=== ` (a line `===` alone: the text of every table not
+/// named).
+struct RunInput<'d> {
+    yaml: &'d [u8],
+    tables: Vec<(Option<String>, &'d [u8])>,
+}
+
+impl<'d> RunInput<'d> {
+    fn split(data: &'d [u8]) -> RunInput<'d> {
+        // The starts of the lines `===` and `=== name`, each after a line end.
+        let marks: Vec<usize> = memchr::memmem::find_iter(data, b"\n===")
+            .map(|i| i + 1)
+            .filter(|&i| matches!(data.get(i + 3), Some(b'\n' | b' ')))
+            .collect();
+        let Some(&first) = marks.first() else {
+            return RunInput {
+                yaml: data,
+                tables: Vec::new(),
+            };
+        };
+        let mut tables = Vec::new();
+        for (k, &at) in marks.iter().enumerate() {
+            let end = marks.get(k + 1).copied().unwrap_or(data.len());
+            let line_end = memchr::memchr(b'\n', &data[at..end]).map_or(end, |n| at + n + 1);
+            let name = String::from_utf8_lossy(&data[at + 3..line_end])
+                .trim()
+                .to_string();
+            tables.push(((!name.is_empty()).then_some(name), &data[line_end..end]));
+        }
+        RunInput {
+            yaml: &data[..first],
+            tables,
+        }
+    }
 }
 
 /// Bytes as a run: up to the first line `===`, its `run.yaml`; after it,
-/// the text of its tables. The run is read, checked against a small site, and
-/// its charts drawn, as `check` does.
-pub fn run(data: &[u8]) {
-    let (yaml, csv) = match data.windows(5).position(|w| w == b"\n===\n") {
-        Some(i) => (&data[..i + 1], &data[i + 5..]),
-        None => (data, &b""[..]),
-    };
+/// the text of its tables (`=== name.csv` for one table's, `===` for every
+/// other's). The run is read, checked against a small site, and its charts
+/// drawn, as `check` does; a table named `run.yaml` is the run's own text,
+/// as on the disk, and `missing.csv` is missing.
+pub fn run(data: &[u8]) -> Seen {
+    let input = RunInput::split(data);
     let dir = Path::new("data/runs/fuzz");
     let file = dir.join("run.yaml");
-    let Ok(text) = decode_text(&file, yaml.to_vec()) else {
-        return;
+    let mut seen = Seen::default();
+    let text = match decode_text(&file, input.yaml.to_vec()) {
+        Ok(t) => t,
+        Err(d) => {
+            seen.problems([&d]);
+            return seen;
+        }
     };
-    let csv_file = dir.join("t.csv");
-    let csv_text = decode_text(&csv_file, csv.to_vec());
-    // Every table the run names has the same text, except `missing.csv`.
-    let tables = |name: &str| match (&csv_text, name) {
+    let texts: Vec<(Option<String>, Result<String, Diagnostic>)> = input
+        .tables
+        .iter()
+        .map(|(name, bytes)| {
+            let csv_file = dir.join(name.as_deref().unwrap_or("t.csv"));
+            (name.clone(), decode_text(&csv_file, bytes.to_vec()))
+        })
+        .collect();
+    // The text of a table, by its name; as the disk would give it.
+    let text_of = |name: &str| -> Option<&Result<String, Diagnostic>> {
+        texts
+            .iter()
+            .find(|(n, _)| n.as_deref() == Some(name))
+            .or_else(|| texts.iter().find(|(n, _)| n.is_none()))
+            .map(|(_, t)| t)
+    };
+    let tables = |name: &str| match (text_of(name), name) {
         (_, "missing.csv") => TableText::Missing,
-        (Ok(t), _) => TableText::Text(t.clone()),
-        (Err(d), _) => TableText::Unreadable(d.clone()),
+        (_, "run.yaml") => TableText::Text(text.clone()),
+        (None, _) => TableText::Text(String::new()),
+        (Some(Ok(t)), _) => TableText::Text(t.clone()),
+        (Some(Err(d)), _) => TableText::Unreadable(d.clone()),
     };
     let (r, diags) = load::parse_run_text(dir, &text, &tables);
     for d in diags.iter() {
-        if d.file != file {
-            if let Ok(t) = &csv_text {
-                assert_positions([d], &d.file, t);
-            }
-        } else {
+        if d.file == file {
             assert_positions([d], &file, &text);
+        } else {
+            let name = d.file.file_name().map(|n| n.to_string_lossy().into_owned());
+            match name.as_deref().and_then(text_of) {
+                Some(Ok(t)) => assert_positions([d], &d.file, t),
+                Some(Err(_)) => {}
+                None => assert_positions([d], &d.file, ""),
+            }
         }
     }
     let (site, site_diags) = load::parse_site_text(SITE);
@@ -100,21 +191,32 @@ pub fn run(data: &[u8]) {
         files_with_errors: diags.iter().map(|d| d.file.clone()).collect(),
         ..Loaded::default()
     };
+    seen.read = r.is_some();
+    seen.problems(diags.iter());
     loaded.runs.extend(r.map(std::sync::Arc::new));
-    let _ = crate::validate::validate(&loaded);
+    seen.problems(crate::validate::validate(&loaded).iter());
+    seen
 }
 
 /// Bytes as versions: the text up to a first `\0` and the text after it.
 /// Each that parses must read again as itself, and the two must compare,
 /// hash and test equal consistently.
-pub fn version(data: &[u8]) {
+pub fn version(data: &[u8]) -> Seen {
+    let mut seen = Seen::default();
     let Ok(s) = std::str::from_utf8(data) else {
-        return;
+        seen.problems.push("not UTF-8".into());
+        return seen;
     };
     let (a, b) = s.split_once('\0').unwrap_or((s, "0"));
-    let (Ok(x), Ok(y)) = (Version::parse(a), Version::parse(b)) else {
-        return;
+    let (x, y) = match (Version::parse(a), Version::parse(b)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (x, y) => {
+            seen.problems
+                .extend(x.err().into_iter().chain(y.err()).map(|e| e.to_string()));
+            return seen;
+        }
     };
+    seen.read = true;
     for v in [&x, &y] {
         assert_eq!(Version::parse(v.as_str()).as_ref(), Ok(v));
         assert_eq!(Version::parse(&v.to_string()).as_ref(), Ok(v), "{v}");
@@ -128,6 +230,7 @@ pub fn version(data: &[u8]) {
         let s = RandomState::new();
         assert_eq!(s.hash_one(&x), s.hash_one(&y), "{x} and {y}");
     }
+    seen
 }
 
 /// An error about `data` points inside it: a line it has, a column within
@@ -188,4 +291,158 @@ pub fn result_file(data: &[u8]) {
     if let Err(e) = results::read_folder(&[("bench.json".into(), data.to_vec())]) {
         let _ = e.to_string();
     }
+}
+
+/// The first credential in what a read report says (its facts' values and
+/// notes, its warnings): what `lint`'s comment and `import`'s `run.yaml`
+/// would carry out of a paste.
+fn credential_in(file: &results::ResultFile) -> Option<String> {
+    let facts = file.facts.iter().flat_map(|f| {
+        [f.value.as_ref().map(results::Cell::csv), f.note.clone()]
+            .into_iter()
+            .flatten()
+    });
+    let warnings = file.warnings.iter().map(|w| w.message.clone());
+    facts
+        .chain(warnings)
+        .find(|t| scrub::holds_credential(t.as_bytes()).is_some())
+}
+
+/// The lines of the reports, each inside the text, in order, none over
+/// another.
+fn assert_report_lines(reports: &[results::Report], lines: usize) {
+    let mut after = 0;
+    for r in reports {
+        let (a, b) = r.lines;
+        assert!(
+            after < a && a <= b && b <= lines,
+            "{} after line {after}, of {lines}",
+            r.location
+        );
+        after = b;
+        for w in &r.read.warnings {
+            assert!(
+                w.line <= lines,
+                "warning at line {} of {lines}: {w:?}",
+                w.line
+            );
+        }
+    }
+}
+
+/// Bytes as a paste that holds console reports of `reader`'s tool (one
+/// target per reader, `src/results/console/`): the reports that reader
+/// reads (the others' left aside), each inside the text; the same again
+/// when read again, and with `\r\n` line ends; the paste scrubbed holds no
+/// credential and gives the same reports, whose facts hold none; and the
+/// whole paste read as `results::read` reads a file.
+pub fn console(reader: Reader, data: &[u8]) -> Vec<results::Report> {
+    let name = "paste.txt";
+    let text = String::from_utf8_lossy(data);
+    let lines = text.split('\n').count();
+    let reports = results::read_reports_of(reader, name, &text).unwrap_or_else(|e| {
+        assert_inside(&e, text.as_bytes());
+        Vec::new()
+    });
+    assert_report_lines(&reports, lines);
+    for r in &reports {
+        assert!(
+            reader.formats().contains(&r.read.format),
+            "{reader:?} read {:?}",
+            r.read.format
+        );
+    }
+    let again = results::read_reports_of(reader, name, &text).unwrap_or_default();
+    assert_eq!(format!("{reports:?}"), format!("{again:?}"), "read twice");
+    if !text.contains('\r') {
+        let crlf = text.replace('\n', "\r\n");
+        let crlf = results::read_reports_of(reader, name, &crlf).unwrap_or_default();
+        assert_eq!(
+            format!("{reports:?}"),
+            format!("{crlf:?}"),
+            "with \\r\\n line ends"
+        );
+    }
+    match scrub::scrub(name, text.as_bytes(), false) {
+        Ok(s) => {
+            assert_eq!(
+                scrub::holds_credential(&s.bytes),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(&s.bytes)
+            );
+            let kept = String::from_utf8_lossy(&s.bytes);
+            let read = results::read_reports_of(reader, name, &kept).unwrap_or_default();
+            let at = |rs: &[results::Report]| rs.iter().map(|r| r.lines).collect::<Vec<_>>();
+            assert_eq!(at(&read), at(&reports), "the scrubbed paste's reports");
+            for r in &read {
+                if let Some(t) = credential_in(&r.read) {
+                    panic!(
+                        "{}: a fact of the scrubbed paste holds a credential: {t:?}",
+                        r.location
+                    );
+                }
+            }
+        }
+        Err(e) => assert_inside(&e, text.as_bytes()),
+    }
+    if let Err(e) = results::read(name, text.as_bytes()) {
+        assert_inside(&e, text.as_bytes());
+    }
+    reports
+}
+
+/// Bytes as what `findings lint --from-issue` reads: `gh issue view
+/// --json` or a webhook payload (`src/issue.rs`). An error names the file;
+/// an issue read holds only texts with something in them, in the order of
+/// the thread, and reads the same again; each text, scrubbed as `lint`
+/// scrubs it, holds no credential, and the reports read off it carry none
+/// in their facts. What it hands back is the issue's texts, for a test.
+pub fn issue(data: &[u8]) -> Option<crate::issue::Issue> {
+    use crate::issue::{self, Place, ANSWER_MARKER};
+    let file = "issue.json";
+    let read = match issue::read(file, data) {
+        Ok(i) => i,
+        Err(e) => {
+            assert_eq!(e.file, file);
+            assert!(!e.message.is_empty() && e.to_string().starts_with("issue.json: "));
+            return None;
+        }
+    };
+    assert_eq!(issue::read(file, data).as_ref(), Ok(&read), "read twice");
+    assert!(read.texts.len() + read.answers <= read.comments + 1);
+    let _ = read.read_what();
+    let mut last = None;
+    for t in &read.texts {
+        assert!(!t.body.trim().is_empty() && !t.body.contains(ANSWER_MARKER));
+        let n = match t.place {
+            Place::Body => 0,
+            Place::Comment(n) => n,
+            Place::TheComment => 1,
+        };
+        assert!(last.is_none_or(|l| l < n), "{:?} after {last:?}", t.place);
+        assert!(
+            n <= read.comments,
+            "{:?} of {} comments",
+            t.place,
+            read.comments
+        );
+        last = Some(n);
+        let name = t.place.name();
+        let Ok(kept) = scrub::scrub(&name, t.body.as_bytes(), false) else {
+            continue;
+        };
+        assert_eq!(scrub::holds_credential(&kept.bytes), None, "{name}");
+        match results::read(&name, &kept.bytes) {
+            Ok(f) => {
+                let lines = String::from_utf8_lossy(&kept.bytes).split('\n').count();
+                assert_report_lines(&f.reports, lines);
+                if let Some(c) = credential_in(&f) {
+                    panic!("{name}: a fact read off the scrubbed text holds a credential: {c:?}");
+                }
+            }
+            Err(e) => assert_inside(&e, &kept.bytes),
+        }
+    }
+    Some(read)
 }

@@ -226,6 +226,31 @@ fn a_boot_log_line_by_line() {
     assert_eq!(holds_credential(&s.bytes), None);
 }
 
+/// A shell command pasted over several lines: the option's value is on the
+/// next line, after the line continuation (`\`), which a pass line by line
+/// never saw.
+#[test]
+fn an_option_whose_value_follows_a_line_continuation() {
+    let paste = "$ vllm bench serve --model m --api-key \\\n    sk-abcdef0123456789 --num-prompts 3\r\n$ curl -H x --api-key \\\r\n\t'k-2' &&\nTotal: 3 tokens --api-key \\\n\n";
+    let s = scrub("paste.txt", paste.as_bytes(), false).unwrap();
+    assert_eq!(
+        text(&s.bytes),
+        "$ vllm bench serve --model m --api-key \\\n    [removed] --num-prompts 3\r\n$ curl -H x --api-key \\\r\n\t'[removed]' &&\nTotal: 3 tokens --api-key \\\n\n"
+    );
+    assert_eq!(
+        said(&s.removed),
+        [
+            "api_key (line 2): a credential, replaced by [removed]",
+            "api_key (line 4): a credential, replaced by [removed]",
+        ]
+    );
+    assert_eq!(
+        holds_credential(paste.as_bytes()),
+        Some(("api_key".into(), 2))
+    );
+    assert_eq!(holds_credential(&s.bytes), None);
+}
+
 #[test]
 fn names_that_only_look_like_credentials_are_left_alone() {
     // AIPerf's metric names, token counts and a tokenizer are no secrets.

@@ -274,6 +274,14 @@ fn parse_run(
                 format!("\"{}\" leaves the run folder", table.file),
                 Some("name a CSV file inside the run's own folder, e.g. `throughput.csv`"),
             );
+        } else if table.file == "run.yaml" {
+            // Read as a table, the run's own file would be blamed for a
+            // table's errors, at its lines.
+            doc.error_hint(
+                &join(&path, "file"),
+                "\"run.yaml\" is the run's own file, not a table",
+                Some("name the table's CSV file in the run's folder, e.g. `throughput.csv`"),
+            );
         } else {
             read_csv(
                 tables_text,

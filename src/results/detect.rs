@@ -170,6 +170,23 @@ pub(crate) fn utf8<'b>(file: &str, bytes: &'b [u8]) -> Result<&'b str, ReadError
     })
 }
 
+/// Whether a text that starts like JSON but is none is read as text: a
+/// server log, or a paste that holds a console report.
+fn is_log_or_paste(text: &str) -> bool {
+    is_server_log(text) || super::console::first_format(text).is_some()
+}
+
+/// Whether `bytes` are read as JSON, as [`parse_input`] reads them: they
+/// start like JSON, and parse as JSON or are no log or paste. What scrubs
+/// a file asks, so that it takes out what a reading would find by the
+/// rules of what the reading takes it for (a broken JSON file with a
+/// report pasted into one of its strings is a paste, and a text).
+pub(crate) fn reads_as_json(bytes: &[u8]) -> bool {
+    json::looks_like_json(bytes)
+        && !(std::str::from_utf8(bytes).is_ok_and(is_log_or_paste)
+            && json::parse("", bytes, true).is_err())
+}
+
 /// Parses `bytes` as JSON when they start like JSON, else as text (kept
 /// for CSV, YAML and logs).
 pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> {
@@ -179,9 +196,7 @@ pub(crate) fn parse_input(file: &str, bytes: &[u8]) -> Result<Input, ReadError> 
             // A log whose first line is `[TensorRT-LLM] …` starts like a
             // JSON array; it is a log when it reads as one.
             Err(e) => match std::str::from_utf8(bytes) {
-                Ok(t) if is_server_log(t) || super::console::first_format(t).is_some() => {
-                    return Ok(Input::Text(t.to_string()))
-                }
+                Ok(t) if is_log_or_paste(t) => return Ok(Input::Text(t.to_string())),
                 _ => return Err(e),
             },
         }

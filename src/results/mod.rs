@@ -81,6 +81,7 @@ mod trtllm;
 mod vllm;
 pub mod vocabulary;
 
+pub use console::Reader;
 pub use detect::{detect, Format};
 pub use error::{ErrorKind, ReadError, Warning};
 pub use inferlint::{Check, RunFolder};
@@ -445,6 +446,25 @@ fn read_pasted(name: &str, text: &str, warnings: Vec<Warning>) -> Result<ResultF
     }
     file.reports = reports;
     Ok(file)
+}
+
+/// The console reports of `text` that one reader reads, each as [`read`]
+/// reads a report of a paste (the other tools' reports are left aside,
+/// their lines read as the lines between reports): what the fuzz target
+/// of each reader runs (`src/fuzz.rs`).
+pub fn read_reports_of(reader: Reader, name: &str, text: &str) -> Result<Vec<Report>, ReadError> {
+    console::scan_with(name, text, Some(reader))
+        .into_iter()
+        .map(|f| {
+            let (location, lines) = (f.location(), f.lines);
+            let read = finish(name, f.format, f.out, Vec::new())?;
+            Ok(Report {
+                location,
+                lines,
+                read,
+            })
+        })
+        .collect()
 }
 
 /// Reads an inferlint run folder: `files` are its files, each as (name

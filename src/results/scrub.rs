@@ -18,13 +18,15 @@
 //! was (key order, layout, bare `Infinity`), so the kept copy reads like
 //! the original. YAML is parsed and written again (keys in their order).
 //! Any other text (boot logs, CSV) is rewritten line by line with the
-//! rules for text. [`holds_credential`] is the same search without the
+//! rules for text, and so is a file that starts like JSON but is read as
+//! text (no JSON, and a log or a paste of a console report: what
+//! `results::read` takes it for). [`holds_credential`] is the same search without the
 //! rewrite: the check stage uses it to refuse a kept file that still holds
 //! one.
 
 mod glance;
 use super::error::{ErrorKind, ReadError};
-use super::json::{self, decode_str, Event, Seg, Tok, Walker};
+use super::json::{decode_str, Event, Seg, Tok, Walker};
 use std::fmt;
 
 /// What a removed credential is replaced with.
@@ -218,6 +220,20 @@ fn value_after(b: &[u8], mut i: usize, cli: bool, authorization: bool) -> Option
         _ => return None,
     }
     spaces(&mut i);
+    // A command line's option whose value is on the next line, after a
+    // shell's line continuation (`--api-key \` at a line's end).
+    if cli {
+        let skip = [&b"\\\n"[..], b"\\\r\n"]
+            .iter()
+            .find(|c| b[i..].starts_with(c))
+            .map_or(0, |c| c.len());
+        if skip > 0 {
+            i += skip;
+            while i < b.len() && matches!(b[i], b' ' | b'\t') {
+                i += 1;
+            }
+        }
+    }
     let quote = match b.get(i) {
         Some(q @ (b'\'' | b'"')) => {
             i += 1;
@@ -356,11 +372,46 @@ enum Pending {
     },
 }
 
+/// How many passes a file may take: one for any file that reads; more only
+/// for malformed JSON, whose quotes pair differently once a pass has
+/// rewritten a string.
+const MAX_PASSES: usize = 4;
+
 /// Takes credentials (always) and generated texts (unless `keep_texts`) out
 /// of `bytes`. `name` is used only in messages.
+///
+/// The kept copy is held to [`holds_credential`], the check that `check`
+/// makes of it: in JSON that is not JSON (quotes that do not pair, raw line
+/// ends in strings) what one pass reads as a string the next may read as
+/// the text around strings, and the other way round, so such a copy is
+/// scrubbed again until the check finds nothing, at most [`MAX_PASSES`]
+/// times; a copy that still holds one then is refused.
 pub fn scrub(name: &str, bytes: &[u8], keep_texts: bool) -> Result<Scrubbed, ReadError> {
     super::check_size(name, bytes)?;
-    if json::looks_like_json(bytes) {
+    let mut kept = scrub_once(name, bytes, keep_texts)?;
+    for _ in 1..MAX_PASSES {
+        if holds_credential(&kept.bytes).is_none() {
+            return Ok(kept);
+        }
+        let again = scrub_once(name, &kept.bytes, keep_texts)?;
+        kept.bytes = again.bytes;
+        kept.removed.extend(again.removed);
+    }
+    match holds_credential(&kept.bytes) {
+        None => Ok(kept),
+        Some((path, line)) => Err(ReadError::new(
+            ErrorKind::Syntax,
+            name,
+            format!("a credential ({path}, at line {line} of the copy) is still in the copy after {MAX_PASSES} passes of taking them out: the file is not well-formed"),
+        )
+        .hint("keep the file as the tool wrote it, or take the credential out by hand")),
+    }
+}
+
+/// One pass of [`scrub`]: the file read as what `results::read` takes it
+/// for (JSON, YAML or text).
+fn scrub_once(name: &str, bytes: &[u8], keep_texts: bool) -> Result<Scrubbed, ReadError> {
+    if super::detect::reads_as_json(bytes) {
         return Ok(scrub_json(bytes, keep_texts));
     }
     let text = super::detect::utf8(name, bytes)?;
@@ -565,19 +616,22 @@ fn scrub_json(b: &[u8], keep_texts: bool) -> Scrubbed {
 }
 
 fn scrub_lines(text: &str) -> Scrubbed {
-    let mut out = String::with_capacity(text.len());
+    // The whole text at once: a value may follow its name on the next line.
+    let mut lines = Lines {
+        b: text.as_bytes(),
+        at: 0,
+        line: 1,
+    };
     let mut log = Log::default();
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        match scrub_text(line) {
-            Some((clean, names)) => {
-                out.push_str(&clean);
-                for n in names {
-                    log.push(n.to_string(), i + 1, Removed::Credential, 1);
-                }
-            }
-            None => out.push_str(line),
-        }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (start, end, name) in secrets_in_text(text) {
+        out.push_str(&text[last..start]);
+        out.push_str(MARKER);
+        last = end;
+        log.push(name.to_string(), lines.of(start), Removed::Credential, 1);
     }
+    out.push_str(&text[last..]);
     Scrubbed {
         bytes: out.into_bytes(),
         removed: log.0,
@@ -696,7 +750,7 @@ fn yaml_walk(
 /// The first credential `bytes` still hold: its key path (or, for text,
 /// the name that gives it away) and its 1-based line.
 pub fn holds_credential(bytes: &[u8]) -> Option<(String, usize)> {
-    if json::looks_like_json(bytes) {
+    if super::detect::reads_as_json(bytes) {
         // `check` asks this of every kept file at every load: a glance at
         // the strings alone clears nearly every file (a detailed result is
         // mostly numbers), and only a file it cannot clear is walked.
@@ -711,9 +765,7 @@ pub fn holds_credential(bytes: &[u8]) -> Option<(String, usize)> {
             .map(|r| (r.path, r.line));
     }
     let text = String::from_utf8_lossy(bytes);
-    text.split('\n').enumerate().find_map(|(i, line)| {
-        secrets_in_text(line)
-            .first()
-            .map(|f| (f.2.to_string(), i + 1))
-    })
+    let (start, _, name) = *secrets_in_text(&text).first()?;
+    let line = memchr::memchr_iter(b'\n', &text.as_bytes()[..start]).count() + 1;
+    Some((name.to_string(), line))
 }

@@ -133,5 +133,6 @@ main()
     await cleanup();
     clearTimeout(guard);
     const c = H.summary((Date.now() - T0) / 1000);
-    process.exit(c.fail === 0 && c.pass > 0 ? 0 : 1);
+    // A skip without a reason it cannot apply is a failure (lib/harness.js).
+    process.exit(H.exitCode(c));
   });

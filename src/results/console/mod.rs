@@ -177,18 +177,88 @@ pub(crate) fn first_format(text: &str) -> Option<Format> {
     None
 }
 
+/// The readers, one per module of this folder: what one fuzz target each
+/// aims at (`src/fuzz.rs`, [`super::read_reports_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// `vllm.rs`: `vllm bench serve`, `throughput` and `latency`.
+    Vllm,
+    /// `sglang.rs`: SGLang's `bench_serving` block.
+    Sglang,
+    /// `trtllm.rs`: trtllm-bench's reports.
+    Trtllm,
+    /// `llama_bench.rs`: llama-bench's Markdown table.
+    LlamaBench,
+    /// `genai_perf.rs`: genai-perf's console table.
+    GenaiPerf,
+}
+
+impl Reader {
+    /// Every reader, in the order of the modules above.
+    pub const ALL: [Reader; 5] = [
+        Reader::Vllm,
+        Reader::Sglang,
+        Reader::Trtllm,
+        Reader::LlamaBench,
+        Reader::GenaiPerf,
+    ];
+
+    /// The formats its reports are read as.
+    pub fn formats(self) -> &'static [Format] {
+        match self {
+            Reader::Vllm => &[
+                Format::VllmServeReport,
+                Format::VllmThroughputReport,
+                Format::VllmLatencyReport,
+            ],
+            Reader::Sglang => &[Format::SglangServeReport],
+            Reader::Trtllm => &[Format::TrtllmBenchReport],
+            Reader::LlamaBench => &[Format::LlamaBenchReport],
+            Reader::GenaiPerf => &[Format::GenaiPerfReport],
+        }
+    }
+
+    /// Whether it reads the report of `kind` that line `i` starts (the
+    /// banner of a serving benchmark: vLLM's or SGLang's, as its block
+    /// tells).
+    fn reads(self, kind: Kind, lines: &[&str], i: usize) -> bool {
+        match (self, kind) {
+            (Reader::Vllm | Reader::Sglang, Kind::Serve) => {
+                sglang::is_sglang(&vllm::banner_block(lines, i)) == (self == Reader::Sglang)
+            }
+            (Reader::Vllm, Kind::Throughput | Kind::Latency)
+            | (Reader::Trtllm, Kind::Trtllm)
+            | (Reader::LlamaBench, Kind::LlamaBench)
+            | (Reader::GenaiPerf, Kind::GenaiPerf) => true,
+            _ => false,
+        }
+    }
+}
+
 /// Every report in `text`, in order. `name` names the file in facts and
 /// warnings.
 pub(crate) fn scan(name: &str, text: &str) -> Vec<Found> {
+    scan_with(name, text, None)
+}
+
+/// Every report in `text` that `only` reads (every report, for `None`),
+/// in order; the lines of the others are read as the lines between
+/// reports. `name` names the file in facts and warnings.
+pub(crate) fn scan_with(name: &str, text: &str, only: Option<Reader>) -> Vec<Found> {
     let lines = text::lines(text);
     let mut found = Vec::new();
     let (mut i, mut after_last) = (0, 0);
+    // The first line after the last report found: a report never takes a
+    // line of the one before (trtllm-bench's takes the rule above its
+    // heading, which may be the rule that closed a vLLM block).
+    let mut free_from = 0;
     // What holds for every report after it until said again: the command
     // (a script that runs a sweep prints one report per point), the
     // engine's version line, the GPU.
     let mut carried = Context::default();
     while i < lines.len() {
-        let Some(kind) = starts(&lines, i) else {
+        let Some(kind) = starts(&lines, i).filter(|&k| only.is_none_or(|r| r.reads(k, &lines, i)))
+        else {
             i += 1;
             continue;
         };
@@ -218,9 +288,11 @@ pub(crate) fn scan(name: &str, text: &str) -> Vec<Found> {
                 .any(|(c, v)| c.kind == super::vocabulary::Kind::Number && v.is_some())
         });
         if figures {
+            let first = taken.first.max(free_from);
+            free_from = taken.last + 1;
             found.push(Found {
                 format: taken.format,
-                lines: (taken.first + 1, taken.last + 1),
+                lines: (first + 1, taken.last + 1),
                 out: taken.out,
             });
         }

@@ -1,8 +1,19 @@
-// A very small test harness: named checks run in order, each passes, fails
-// or skips with a reason; the run ends with one summary line
-// `e2e: N passed, N failed, N skipped` and a non-zero exit on any failure.
+// A very small test harness: named checks run in order, and each passes or
+// fails. A check that cannot run on the site it is given says why, in the
+// words "cannot apply because …" (`notApplicable(because)`), and is counted
+// apart; any other way out of a check is a failure, a bare `skip(reason)`
+// included: a check that skips "until the feature lands" hides the
+// feature's absence. The run ends with one summary line
+// `e2e: N passed, N failed, N skipped` (skipped: the checks that cannot
+// apply, each with its reason; the line keeps the shape CI reads) and a
+// non-zero exit on any failure.
 "use strict";
 
+/// Thrown by `notApplicable`: the check cannot apply to this site.
+class NotApplicable extends Error {}
+
+/// Thrown by `skip`: a check that stopped without a reason it cannot
+/// apply, which counts as a failure.
 class Skip extends Error {}
 
 const results = [];
@@ -12,8 +23,16 @@ function ms(t) {
   return `${((Date.now() - t) / 1000).toFixed(1)}s`;
 }
 
-/// Runs `fn` as the check `name`. `fn` throws to fail, calls `skip(reason)`
-/// to skip; what it returns (a string) is printed beside "ok".
+function fail(name, t, text) {
+  results.push({ name, status: "fail", reason: text });
+  console.log(`FAIL  ${name} [${ms(t)}]`);
+  for (const line of text.split("\n")) console.log(`      ${line}`);
+}
+
+/// Runs `fn` as the check `name`. `fn` throws to fail, calls
+/// `notApplicable(because)` when the check cannot apply to the site it is
+/// given; what it returns (a string) is printed beside "ok". A call of
+/// `skip(reason)` fails the check.
 async function check(name, fn) {
   const t = Date.now();
   try {
@@ -21,18 +40,27 @@ async function check(name, fn) {
     results.push({ name, status: "pass" });
     if (!quiet) console.log(`ok    ${name}${note ? ` (${note})` : ""} [${ms(t)}]`);
   } catch (e) {
-    if (e instanceof Skip) {
-      results.push({ name, status: "skip", reason: e.message });
-      console.log(`skip  ${name}: ${e.message}`);
+    if (e instanceof NotApplicable) {
+      results.push({ name, status: "n/a", reason: e.message });
+      console.log(`n/a   ${name}: ${e.message}`);
+    } else if (e instanceof Skip) {
+      fail(name, t, `skipped without saying why it cannot apply (a skip is a failure): ${e.message}`);
     } else {
-      results.push({ name, status: "fail", reason: e && e.stack ? e.message : String(e) });
-      console.log(`FAIL  ${name} [${ms(t)}]`);
-      const text = e && e.message ? e.message : String(e);
-      for (const line of text.split("\n")) console.log(`      ${line}`);
+      fail(name, t, e && e.message ? e.message : String(e));
     }
   }
 }
 
+/// Ends the check as not applicable to the site: `because` says why, and
+/// is printed as "cannot apply because <because>". An empty reason fails.
+function notApplicable(because) {
+  const why = String(because || "").trim().replace(/^cannot apply because\s*/i, "");
+  if (!why) throw new Error("notApplicable() needs the reason the check cannot apply");
+  throw new NotApplicable(`cannot apply because ${why}`);
+}
+
+/// Stops the check as skipped, which counts as a failure: say instead why
+/// it cannot apply (`notApplicable`), or make it a check.
 function skip(reason) {
   throw new Skip(reason);
 }
@@ -49,28 +77,40 @@ function assert(cond, message) {
   if (!cond) throw new Error(message);
 }
 
+/// Passed, failed (skips without a reason among them) and not applicable.
 function counts() {
-  const c = { pass: 0, fail: 0, skip: 0 };
-  for (const r of results) c[r.status]++;
+  const c = { pass: 0, fail: 0, na: 0 };
+  for (const r of results) {
+    if (r.status === "pass") c.pass++;
+    else if (r.status === "n/a") c.na++;
+    else c.fail++;
+  }
   return c;
 }
 
+/// Prints what did not pass, and the summary line; returns the counts.
 function summary(seconds) {
   const c = counts();
   const failed = results.filter((r) => r.status === "fail");
-  const skipped = results.filter((r) => r.status === "skip");
+  const na = results.filter((r) => r.status === "n/a");
   console.log("");
-  if (skipped.length) {
-    console.log("skipped:");
-    for (const r of skipped) console.log(`  ${r.name}: ${r.reason}`);
+  if (na.length) {
+    console.log("skipped, as not applicable:");
+    for (const r of na) console.log(`  ${r.name}: ${r.reason}`);
   }
   if (failed.length) {
     console.log("failed:");
     for (const r of failed) console.log(`  ${r.name}`);
   }
   if (seconds !== undefined) console.log(`e2e: finished in ${seconds.toFixed(1)} s`);
-  console.log(`e2e: ${c.pass} passed, ${c.fail} failed, ${c.skip} skipped`);
+  console.log(`e2e: ${c.pass} passed, ${c.fail} failed, ${c.na} skipped`);
   return c;
 }
 
-module.exports = { check, skip, assert, assertNone, summary, counts, Skip };
+/// The exit status of a run with counts `c`: 0 only when something passed
+/// and nothing failed (a skip without a reason is a failure).
+function exitCode(c) {
+  return c.fail === 0 && c.pass > 0 ? 0 : 1;
+}
+
+module.exports = { check, skip, notApplicable, assert, assertNone, summary, counts, exitCode, Skip, NotApplicable };
