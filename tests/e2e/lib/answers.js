@@ -79,7 +79,7 @@ async function box(page, selector) {
 async function phone(env, name, fn) {
   await H.check(`answers first: ${name}`, async () => {
     if (!env.answers || !env.answers.comparison) {
-      H.skip("cannot apply: the issue's site needs the recorded runs of ../shared (FINDINGS_SHARED is not set), so it was not built");
+      H.notApplicable("the issue's site needs the recorded runs of ../shared (FINDINGS_SHARED is not set), so it was not built");
     }
     const ctx = await context(env.browser, env.srv.origin, PHONE);
     try {
