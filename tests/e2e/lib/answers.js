@@ -156,8 +156,9 @@ async function all(env) {
     const charts = await page.evaluate(() =>
       [...document.querySelectorAll(".chart-svg svg")].map((svg) => {
         const r = svg.getBoundingClientRect();
-        const scale = r.width / (svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : r.width);
-        const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+        // The size a reader sees: the font size times the scale from the
+        // SVG's units to the screen's pixels.
+        const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a));
         return { left: Math.round(r.left), right: Math.round(r.right), smallest: sizes.length ? Math.min(...sizes) : null, id: svg.closest("figure") && svg.closest("figure").id };
       }),
     );
