@@ -143,23 +143,38 @@ pub(super) fn write_data<O: Output>(
     prepared: &[Prepared],
     out: &O,
 ) -> Result<(), RenderError> {
-    #[derive(Serialize)]
-    struct Data<'a> {
-        schema_version: u32,
-        fields: [&'static str; 13],
-        engines: &'a [EngineChip],
-        runs: Vec<serde_json::Value>,
-    }
+    const FIELDS: [&str; 13] = [
+        "path",
+        "title",
+        "date",
+        "date_long",
+        "setups",
+        "model",
+        "hardware",
+        "figure",
+        "flags",
+        "shows",
+        "absent",
+        "cited",
+        "measured",
+    ];
     let bar = bar(model);
-    let runs = order(model)
-        .into_iter()
-        .map(|r| {
+    // Streamed a run at a time, each row serialized straight into the
+    // file: ten thousand runs held as JSON values were the build's peak
+    // of memory.
+    out.write_with(urls::RUNS_DATA, |sink| -> Result<(), RenderError> {
+        sink.put(b"{\"schema_version\":")?;
+        sink.json(&SCHEMA_VERSION)?;
+        sink.put(b",\"fields\":")?;
+        sink.json(&FIELDS)?;
+        sink.put(b",\"engines\":")?;
+        sink.json(&bar.engines)?;
+        sink.put(b",\"runs\":[")?;
+        for (k, r) in order(model).into_iter().enumerate() {
+            if k > 0 {
+                sink.put(b",")?;
+            }
             let e = entry(model, prepared, r);
-            let refs = |v: &[FindingRef]| -> Vec<[String; 3]> {
-                v.iter()
-                    .map(|f| [f.label.clone(), f.url.clone(), f.title.clone()])
-                    .collect()
-            };
             let setups: Vec<[&str; 2]> = e
                 .engines
                 .iter()
@@ -173,56 +188,43 @@ pub(super) fn write_data<O: Output>(
                 .collect();
             let flags: Vec<[&str; 2]> =
                 e.flags.iter().map(|f| [f.text.as_str(), f.check]).collect();
-            serde_json::json!([
-                e.path,
-                e.title,
-                e.date,
-                e.date_long,
+            let measured = e
+                .engines
+                .iter()
+                .map(|m| {
+                    if m.versions.is_empty() {
+                        m.name.clone()
+                    } else {
+                        format!("{} {}", m.name, m.versions.join(", "))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            sink.json(&(
+                &e.path,
+                &e.title,
+                &e.date,
+                &e.date_long,
                 setups,
-                e.model,
-                e.hardware,
-                e.figure,
+                &e.model,
+                &e.hardware,
+                &e.figure,
                 flags,
                 refs(&e.shows),
                 refs(&e.absent),
                 refs(&e.cited),
-                e.engines
-                    .iter()
-                    .map(|m| {
-                        if m.versions.is_empty() {
-                            m.name.clone()
-                        } else {
-                            format!("{} {}", m.name, m.versions.join(", "))
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ])
-        })
-        .collect();
-    let data = Data {
-        schema_version: SCHEMA_VERSION,
-        fields: [
-            "path",
-            "title",
-            "date",
-            "date_long",
-            "setups",
-            "model",
-            "hardware",
-            "figure",
-            "flags",
-            "shows",
-            "absent",
-            "cited",
-            "measured",
-        ],
-        engines: &bar.engines,
-        runs,
-    };
-    let bytes = serde_json::to_vec(&data).unwrap_or_default();
-    out.write(urls::RUNS_DATA, &bytes)?;
-    Ok(())
+                measured,
+            ))?;
+        }
+        Ok(sink.put(b"]}")?)
+    })
+}
+
+/// A row's findings as `[label, url, title]` triples.
+fn refs(v: &[FindingRef]) -> Vec<[&str; 3]> {
+    v.iter()
+        .map(|f| [f.label.as_str(), f.url.as_str(), f.title.as_str()])
+        .collect()
 }
 
 /// The runs in the index's order: newest first, then by title, ignoring

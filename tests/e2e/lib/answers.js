@@ -157,8 +157,13 @@ async function all(env) {
       [...document.querySelectorAll(".chart-svg svg")].map((svg) => {
         const r = svg.getBoundingClientRect();
         // The size a reader sees: the font size times the scale from the
-        // SVG's units to the screen's pixels.
-        const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a));
+        // SVG's units to the screen's pixels (the length of the transform's
+        // first column, so that a rotated axis title, whose `a` is 0,
+        // counts at its true size).
+        const sizes = [...svg.querySelectorAll("text")].map((t) => {
+          const m = t.getScreenCTM();
+          return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+        });
         return { left: Math.round(r.left), right: Math.round(r.right), smallest: sizes.length ? Math.min(...sizes) : null, id: svg.closest("figure") && svg.closest("figure").id };
       }),
     );
