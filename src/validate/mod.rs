@@ -162,7 +162,7 @@ pub fn validate_runs(loaded: &Loaded) -> (Diagnostics, RunVerdicts) {
         .map(|(r, outcomes)| {
             let mut d = Diagnostics::new();
             check_run(loaded, r, &colors, &names, &mut d);
-            evidence::check(r, &mut d);
+            evidence::check(r, &names, &mut d);
             verdicts::check(r, outcomes, &cited, &known, &mut d);
             d
         })
