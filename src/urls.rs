@@ -265,6 +265,7 @@ pub fn reserved(site: &Site) -> Vec<String> {
         SITEMAP,
         ROBOTS,
         EXPORT,
+        WORKLOADS_JSON,
         FILTERS,
         SYNTAX_LIGHT,
         SYNTAX_DARK,
@@ -290,6 +291,23 @@ pub const COMPARE: &str = "compare/";
 pub fn comparison(id: &str) -> String {
     format!("compare/{id}/")
 }
+
+/// The index of the workloads followed across versions.
+pub const WORKLOADS: &str = "workloads/";
+
+/// A workload's page.
+pub fn workload(slug: &str) -> String {
+    format!("workloads/{slug}/")
+}
+
+/// A workload's points as CSV, beside its page.
+pub fn workload_csv(slug: &str) -> String {
+    format!("workloads/{slug}/{slug}.csv")
+}
+
+/// Every workload followed across versions, its points and changes, as
+/// JSON (what `findings trends --format json` prints).
+pub const WORKLOADS_JSON: &str = "workloads.json";
 
 #[cfg(test)]
 mod tests {

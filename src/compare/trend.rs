@@ -10,9 +10,9 @@
 //! A change is judged by the one rule comparisons use ([`super::change`]):
 //! better or worse by the metric, within noise where the two versions'
 //! spreads overlap, beyond it where they are apart, untested where neither
-//! says anything of noise. A version's value is that of its points no
-//! check flags, where it has such points (a run that lost requests is
-//! drawn apart, not averaged in). A change across points whose setups
+//! says anything of noise. A version's value is that of its points the
+//! checks flag least: those no check flags, where it has some (a run that
+//! lost requests is drawn apart, not averaged in). A change across points whose setups
 //! differ beyond the engine version (another client, other launch flags,
 //! where both record them) is not comparable: it is shown, never called
 //! a regression.
@@ -161,8 +161,7 @@ pub struct TrendChange {
     pub from: Version,
     /// The later one.
     pub to: Version,
-    /// The earlier version's value (of its points no check flags, where
-    /// it has some).
+    /// The earlier version's value (of its points the checks flag least).
     pub before: Spread,
     /// The later version's.
     pub after: Spread,
@@ -499,13 +498,11 @@ fn changes_of(points: &[Point], sources: &[Source], metric: &Metric) -> Vec<Tren
             j += 1;
         }
         let group = &points[i..j];
-        // The points no check flags, where there are some.
-        let clean: Vec<&Point> = group.iter().filter(|p| p.flags.is_empty()).collect();
-        let used: Vec<&Point> = if clean.is_empty() {
-            group.iter().collect()
-        } else {
-            clean
-        };
+        // The points the checks flag least: those no check flags, where
+        // there are some (a run that lost requests is not averaged in
+        // with one that did not).
+        let least = group.iter().map(|p| p.flags.len()).min().unwrap_or(0);
+        let used: Vec<&Point> = group.iter().filter(|p| p.flags.len() == least).collect();
         let values: Vec<(f64, Option<f64>)> =
             used.iter().flat_map(|p| p.values.iter().copied()).collect();
         let used_sources: Vec<usize> = used.iter().map(|p| p.source).collect();

@@ -356,54 +356,53 @@ fn setups_that_differ_beyond_the_version_are_not_comparable() {
 
 #[test]
 fn a_flagged_point_is_drawn_apart_and_not_averaged_into_its_version() {
+    // As the recorded vLLM runs: every one ran fewer requests at once
+    // than asked, and 0.30's capped run lost 16 of its 32 as well.
+    let fewer = Flag::of("concurrency-achieved", "never ran more than 11").unwrap();
     let lost = Flag::of("no-lost-requests", "16 of 32 requests failed").unwrap();
-    let mut capped = source(
-        "vllm",
-        "0.30",
-        "capped",
-        &[serve("m", "32", "1408", "16000", "100")],
-        None,
-    );
-    capped.measurements[0].workload.lengths = [Some(88.0), Some(1000.0)];
-    capped.marks = vec![lost.clone()];
+    let run = |version: &str, id: &str, tput: &str, marks: &[&Flag]| {
+        let mut s = source(
+            "vllm",
+            version,
+            id,
+            &[serve("m", "32", "2816", "32000", tput)],
+            None,
+        );
+        s.marks = marks.iter().map(|f| (*f).clone()).collect();
+        s
+    };
     let t = trends(&[
-        source(
-            "vllm",
-            "0.29",
-            "live29",
-            &[serve("m", "32", "2816", "32000", "341.41")],
-            None,
-        ),
-        source(
-            "vllm",
-            "0.30",
-            "live30",
-            &[serve("m", "32", "2816", "32000", "316.03")],
-            None,
-        ),
-        capped,
+        run("0.29", "live29", "341.41", &[&fewer]),
+        run("0.30", "live30", "316.03", &[&fewer]),
+        run("0.30", "capped", "309.78", &[&fewer, &lost]),
     ]);
     assert_eq!(t.len(), 1, "{t:#?}");
     let m = &t[0].metrics[0];
     assert_eq!(m.points.len(), 3);
-    let flagged: Vec<&str> = m
-        .points
-        .iter()
-        .filter(|p| !p.flags.is_empty())
-        .map(|p| sources_run(&t, p))
-        .collect();
-    assert_eq!(flagged.len(), 1);
-    // 0.30's value is live30's alone.
+    let marks: Vec<usize> = m.points.iter().map(|p| p.flags.len()).collect();
+    assert_eq!(
+        marks,
+        [1, 2, 1],
+        "by version, then run: live29, capped, live30"
+    );
+    // 0.30's value is live30's alone: the point the checks flag least.
     assert_eq!(m.changes[0].after.mean, 316.03);
     assert_eq!(m.changes[0].after.n, 1);
-}
-
-fn sources_run<'t>(_t: &'t [Trend], p: &Point) -> &'t str {
-    if p.source == 2 {
-        "capped"
-    } else {
-        "other"
-    }
+    assert_eq!(m.changes[0].to_sources, [1]);
+    // Without flags on live30, the same.
+    let t = trends(&[
+        run("0.29", "live29", "341.41", &[]),
+        run("0.30", "live30", "316.03", &[]),
+        run("0.30", "capped", "309.78", &[&lost]),
+    ]);
+    assert_eq!(t[0].metrics[0].changes[0].after.n, 1);
+    // Where every point of a version is flagged alike, they are repeats.
+    let t = trends(&[
+        run("0.29", "live29", "341.41", &[]),
+        run("0.30", "live30", "316.03", &[&lost]),
+        run("0.30", "capped", "309.78", &[&lost]),
+    ]);
+    assert_eq!(t[0].metrics[0].changes[0].after.n, 2);
 }
 
 #[test]
