@@ -481,14 +481,14 @@ fn trend_of(
     }
 }
 
-/// The changes between consecutive versions of each series of `points`
-/// (sorted by series, then version).
-fn changes_of(points: &[Point], sources: &[Source], metric: &Metric) -> Vec<TrendChange> {
+/// Each version's value of each series of `points` (sorted by series,
+/// then version): (series, version, its value, the points it is of). A
+/// version's value is of its points the checks flag least: those no
+/// check flags, where there are some (a run that lost requests is not
+/// averaged in with one that did not).
+fn version_values(points: &[Point]) -> Vec<(usize, Version, Spread, Vec<usize>)> {
     let mut out = Vec::new();
     let mut i = 0;
-    // The previous version of the current series: (series, version, its
-    // value, the points it is of).
-    let mut prev: Option<(usize, Version, Spread, Vec<usize>)> = None;
     while i < points.len() {
         let mut j = i;
         while j < points.len()
@@ -498,36 +498,55 @@ fn changes_of(points: &[Point], sources: &[Source], metric: &Metric) -> Vec<Tren
             j += 1;
         }
         let group = &points[i..j];
-        // The points the checks flag least: those no check flags, where
-        // there are some (a run that lost requests is not averaged in
-        // with one that did not).
         let least = group.iter().map(|p| p.flags.len()).min().unwrap_or(0);
         let used: Vec<&Point> = group.iter().filter(|p| p.flags.len() == least).collect();
         let values: Vec<(f64, Option<f64>)> =
             used.iter().flat_map(|p| p.values.iter().copied()).collect();
-        let used_sources: Vec<usize> = used.iter().map(|p| p.source).collect();
-        let Some(value) = Spread::of(&values) else {
-            i = j;
-            continue;
-        };
-        let series = points[i].series;
-        if let Some((ps, pv, pvalue, psources)) = prev.take().filter(|p| p.0 == series) {
-            if let Some(ch) = change(&pvalue, &value, metric, None) {
-                out.push(TrendChange {
-                    series: ps,
-                    from: pv,
-                    to: points[i].version.clone(),
-                    before: pvalue,
-                    after: value,
-                    change: ch,
-                    not_comparable: differences(&psources, &used_sources, sources),
-                    from_sources: psources,
-                    to_sources: used_sources.clone(),
-                });
-            }
+        if let Some(value) = Spread::of(&values) {
+            let sources = used.iter().map(|p| p.source).collect();
+            out.push((points[i].series, points[i].version.clone(), value, sources));
         }
-        prev = Some((series, points[i].version.clone(), value, used_sources));
         i = j;
+    }
+    out
+}
+
+impl MetricTrend {
+    /// The line of series `s`: each version's value (of its points the
+    /// checks flag least) with its noise, in version order, as its
+    /// changes are judged.
+    pub fn line(&self, s: usize) -> Vec<(Version, Spread)> {
+        version_values(&self.points)
+            .into_iter()
+            .filter(|v| v.0 == s)
+            .map(|v| (v.1, v.2))
+            .collect()
+    }
+}
+
+/// The changes between consecutive versions of each series of `points`
+/// (sorted by series, then version).
+fn changes_of(points: &[Point], sources: &[Source], metric: &Metric) -> Vec<TrendChange> {
+    let mut out = Vec::new();
+    let values = version_values(points);
+    for pair in values.windows(2) {
+        let ((ps, pv, before, from), (s, v, after, to)) = (&pair[0], &pair[1]);
+        if ps != s {
+            continue;
+        }
+        if let Some(ch) = change(before, after, metric, None) {
+            out.push(TrendChange {
+                series: *s,
+                from: pv.clone(),
+                to: v.clone(),
+                before: *before,
+                after: *after,
+                change: ch,
+                not_comparable: differences(from, to, sources),
+                from_sources: from.clone(),
+                to_sources: to.clone(),
+            });
+        }
     }
     out
 }
