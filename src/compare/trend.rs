@@ -24,8 +24,11 @@
 //! engine, version and run, and pages and `findings trends` show.
 
 use super::{change, Change, Direction, Flag, Measurement, Metric, Noise, Spread, Workload};
+use crate::record::{Run, Site};
+use crate::urls;
 use crate::version::Version;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The metrics a trend follows, in this order: the headline figures of
 /// the serving benchmarks and llama-bench's tokens a second.
@@ -285,6 +288,111 @@ pub fn title_of(w: &Workload) -> String {
         parts.push("a workload".to_string());
     }
     parts.join(" · ")
+}
+
+/// The sources of the trends of `runs` (sorted by id, as the model has
+/// them): each setup of a run that result files measured, at a version
+/// (that parses) of an engine of `site`, with what `marks(run, setup)`
+/// says the checks flag of it and its version as `spell(engine, version)`
+/// spells it (`engine` an index of `site.engines`); and for each source,
+/// its (run, setup). A site whose runs hold no result rows pays one pass
+/// over its runs.
+pub fn sources(
+    site: &Site,
+    runs: &[Arc<Run>],
+    marks: &dyn Fn(usize, usize) -> Vec<Flag>,
+    spell: &dyn Fn(usize, Version) -> Version,
+) -> (Vec<Source>, Vec<(usize, usize)>) {
+    let metrics = trend_metrics();
+    let engine_at: HashMap<&str, usize> = site
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), i))
+        .collect();
+    let mut sources: Vec<Source> = Vec::new();
+    let mut at: Vec<(usize, usize)> = Vec::new();
+    for (r, run) in runs.iter().enumerate() {
+        if run.results.iter().all(|s| s.rows.is_empty()) {
+            continue;
+        }
+        let hardware = super::hardware_of(run);
+        for (i, setup) in run.setups.iter().enumerate() {
+            let Some(&e) = engine_at.get(setup.engine.as_str()) else {
+                continue;
+            };
+            let Some(version) = setup
+                .version
+                .as_deref()
+                .and_then(|v| Version::parse(v).ok())
+            else {
+                continue;
+            };
+            let mut measurements = Vec::new();
+            let mut tool = None;
+            for s in run.results.iter().filter(|s| s.setup == Some(i)) {
+                for (row, context) in s.rows.iter().zip(super::contexts_of(s)) {
+                    tool = tool.or_else(|| row.get("tool").map(str::to_string));
+                    measurements.push(Measurement::of_row(
+                        row,
+                        format!("{}/{}", run.id, s.path),
+                        context,
+                        &metrics,
+                        hardware,
+                    ));
+                }
+            }
+            if measurements.is_empty() {
+                continue;
+            }
+            sources.push(Source {
+                engine: setup.engine.clone(),
+                engine_name: site.engines[e].name.clone(),
+                version: spell(e, version),
+                run: run.id.clone(),
+                setup: setup.name(),
+                client: run.client.clone().or(tool),
+                flags: setup.flags.clone(),
+                marks: marks(r, i),
+                measurements,
+            });
+            at.push((r, i));
+        }
+    }
+    (sources, at)
+}
+
+/// The addresses of the trends the site follows ([`Trend::followed`]), in
+/// their order: each title as a URL segment (`1,000 out` is `1000-out`),
+/// a second workload of one title `-2`, and so on.
+pub fn slugs(trends: &[Trend]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    trends
+        .iter()
+        .filter(|t| t.followed())
+        .map(|t| {
+            let b: Vec<char> = t.title.chars().collect();
+            let plain: String = b
+                .iter()
+                .enumerate()
+                .filter(|&(i, c)| {
+                    !(*c == ','
+                        && i > 0
+                        && b[i - 1].is_ascii_digit()
+                        && b.get(i + 1).is_some_and(char::is_ascii_digit))
+                })
+                .map(|(_, c)| *c)
+                .collect();
+            let base = urls::segment(&plain);
+            let n = seen.entry(base.clone()).or_default();
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}-{n}")
+            }
+        })
+        .collect()
 }
 
 /// The trends of `sources`: every workload some source measured, each with

@@ -11,10 +11,9 @@
 //! A site whose runs hold no result rows pays one pass over its runs.
 
 use crate::checks::{Outcome, Verdict};
-use crate::compare::trend::{self, Kind, Source, Trend, TrendChange};
-use crate::compare::{self, Flag, Measurement};
+use crate::compare::trend::{self, Kind, Trend, TrendChange};
+use crate::compare::Flag;
 use crate::record::{Date, Run, Site};
-use crate::urls;
 use crate::version::Version;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -113,91 +112,25 @@ pub(super) fn build(
     listed: &[bool],
     versions: &[Vec<Version>],
 ) -> Trends {
-    let metrics = trend::trend_metrics();
     let engine_at: HashMap<&str, usize> = site
         .engines
         .iter()
         .enumerate()
         .map(|(i, e)| (e.id.as_str(), i))
         .collect();
-    let mut sources: Vec<Source> = Vec::new();
-    let mut at: Vec<(usize, usize)> = Vec::new();
-    for (r, run) in runs.iter().enumerate() {
-        if run.results.iter().all(|s| s.rows.is_empty()) {
-            continue;
-        }
-        let hardware = compare::hardware_of(run);
-        for (i, setup) in run.setups.iter().enumerate() {
-            let Some(&e) = engine_at.get(setup.engine.as_str()) else {
-                continue;
-            };
-            let Some(version) = setup
-                .version
-                .as_deref()
-                .and_then(|v| Version::parse(v).ok())
-            else {
-                continue;
-            };
-            let mut measurements = Vec::new();
-            let mut tool = None;
-            for s in run.results.iter().filter(|s| s.setup == Some(i)) {
-                for (row, context) in s.rows.iter().zip(compare::contexts_of(s)) {
-                    tool = tool.or_else(|| row.get("tool").map(str::to_string));
-                    measurements.push(Measurement::of_row(
-                        row,
-                        format!("{}/{}", run.id, s.path),
-                        context,
-                        &metrics,
-                        hardware,
-                    ));
-                }
-            }
-            if measurements.is_empty() {
-                continue;
-            }
-            // The spelling of the version's page.
-            let version = versions[e]
-                .iter()
-                .find(|v| **v == version)
-                .cloned()
-                .unwrap_or(version);
-            sources.push(Source {
-                engine: setup.engine.clone(),
-                engine_name: site.engines[e].name.clone(),
-                version,
-                run: run.id.clone(),
-                setup: setup.name(),
-                client: run.client.clone().or(tool),
-                flags: setup.flags.clone(),
-                marks: marks(&checks[r], i),
-                measurements,
-            });
-            at.push((r, i));
-        }
-    }
+    let (sources, at) = trend::sources(site, runs, &|r, i| marks(&checks[r], i), &|e, version| {
+        // The spelling of the version's page.
+        versions[e]
+            .iter()
+            .find(|v| **v == version)
+            .cloned()
+            .unwrap_or(version)
+    });
     let all = trend::trends(&sources);
     drop(sources);
+    let followed_slugs = trend::slugs(&all);
     let mut followed: Vec<Followed> = Vec::new();
-    let mut slugs: HashMap<String, usize> = HashMap::new();
-    for t in all.into_iter().filter(Trend::followed) {
-        // `1,000 out` is `1000-out`, not `1-000-out`.
-        let plain: String = {
-            let b: Vec<char> = t.title.chars().collect();
-            b.iter()
-                .enumerate()
-                .filter(|&(i, c)| {
-                    !(*c == ','
-                        && i > 0
-                        && b[i - 1].is_ascii_digit()
-                        && b.get(i + 1).is_some_and(char::is_ascii_digit))
-                })
-                .map(|(_, c)| *c)
-                .collect()
-        };
-        let base = urls::segment(&plain);
-        let n = slugs.entry(base.clone()).or_default();
-        *n += 1;
-        let slug = if *n == 1 { base } else { format!("{base}-{n}") };
+    for (t, slug) in all.into_iter().filter(Trend::followed).zip(followed_slugs) {
         let cited = t
             .metrics
             .iter()

@@ -23,6 +23,7 @@ pub mod export;
 pub mod feed;
 pub mod observed;
 pub mod search;
+mod search_docs;
 pub mod sitemap;
 pub mod workloads;
 
