@@ -19,4 +19,8 @@ pub const SCHEMAS: &[(&str, &str)] = &[
     ("finding", include_str!("../schemas/finding.schema.json")),
     ("run", include_str!("../schemas/run.schema.json")),
     ("site", include_str!("../schemas/site.schema.json")),
+    (
+        "workloads",
+        include_str!("../schemas/workloads.schema.json"),
+    ),
 ];

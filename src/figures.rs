@@ -178,6 +178,24 @@ pub fn signed_percent(pct: f64) -> String {
     out
 }
 
+/// A change in percent with one decimal under 10% (`−2.5%`, `+13%`,
+/// `+0.4%`), as the trends across versions write it: a change from one
+/// build to the next is often a few percent, where [`signed_percent`]'s
+/// whole percent would say `−3%` of −2.53%. Zero as that says it.
+pub fn signed_percent_fine(pct: f64) -> String {
+    let tenths = (pct * 10.0).round() / 10.0;
+    if tenths.abs() < 9.95 {
+        if tenths == 0.0 {
+            return "0%".to_string();
+        }
+        let sign = if tenths > 0.0 { "+" } else { "−" };
+        let digits = format!("{:.1}", tenths.abs());
+        let digits = digits.strip_suffix(".0").unwrap_or(&digits);
+        return format!("{sign}{digits}%");
+    }
+    signed_percent(pct)
+}
+
 /// A value and unit as shown: milliseconds from 10,000 on in seconds, a
 /// fraction in percent.
 fn shown(x: f64, unit: Option<&str>) -> (f64, Option<&str>) {
@@ -730,5 +748,19 @@ mod tests {
         assert_eq!(change(100.0, 100.04).as_deref(), Some("0%"));
         assert_eq!(change(10.0, 200.0).as_deref(), Some("+1,900%"));
         assert_eq!(change(0.0, 5.0), None);
+    }
+
+    #[test]
+    fn fine_changes_keep_a_decimal_under_ten_percent() {
+        // llama.cpp 7938 to 8577 on the shared series: pp512 and tg128.
+        let pp = change_pct(1397.71, 1577.96).unwrap();
+        let tg = change_pct(80.99, 78.94).unwrap();
+        assert_eq!(signed_percent_fine(pp), "+13%");
+        assert_eq!(signed_percent_fine(tg), "−2.5%");
+        assert_eq!(signed_percent(tg), "−3%");
+        assert_eq!(signed_percent_fine(2.0), "+2%");
+        assert_eq!(signed_percent_fine(9.96), "+10%");
+        assert_eq!(signed_percent_fine(0.04), "0%");
+        assert_eq!(signed_percent_fine(-0.4), "−0.4%");
     }
 }

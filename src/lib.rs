@@ -53,6 +53,7 @@ pub mod serve;
 pub mod sink;
 pub mod state;
 pub mod symptoms;
+pub mod trends;
 pub mod urls;
 pub mod util;
 pub mod validate;

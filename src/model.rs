@@ -9,8 +9,10 @@
 //! number of findings.
 
 mod compared;
+mod trends;
 
 pub use compared::{Compared, VersionChange, VersionRuns};
+pub use trends::{ChangeRef, Followed, Picked, SelectError, Selection, Trends, LATEST_CHANGES};
 
 use crate::checks::{Outcome, Verdict};
 use crate::record::*;
@@ -106,6 +108,9 @@ pub struct Model {
     /// Per engine (as `engines`), per version: its runs and what changed
     /// since an earlier version.
     pub version_runs: Vec<Vec<VersionRuns>>,
+    /// The workloads followed across versions, their points and changes,
+    /// filed by engine, version and run.
+    pub trends: Trends,
 }
 
 /// What validation said of a run: its checks' outcomes, its symptoms'
@@ -344,7 +349,10 @@ impl Model {
             })
             .collect();
         drop(setups_of);
+        let versions: Vec<Vec<Version>> = engines.iter().map(|ix| ix.versions.clone()).collect();
+        let trends = trends::build(&site, &runs, &checks, &citations, &listed, &versions);
         Model {
+            trends,
             comparisons,
             run_comparisons,
             version_runs,

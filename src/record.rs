@@ -219,7 +219,31 @@ pub struct Site {
     pub spans: Spans,
 }
 
+/// Whether a file's name of an engine (`llama.cpp`, `vLLM`, `sglang`)
+/// names the engine of this id and display name: by either, in any case,
+/// without punctuation (`llama.cpp` names `llama-cpp`). The one rule
+/// `findings import` reads a file's engine by and `check` holds a setup to
+/// it with.
+pub fn names_engine(named: &str, id: &str, name: &str) -> bool {
+    let plain = |s: &str| {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let want = plain(named);
+    !want.is_empty() && (plain(id) == want || plain(name) == want)
+}
+
 impl Site {
+    /// The id of the engine a file's name of it names ([`names_engine`]).
+    pub fn engine_named(&self, named: &str) -> Option<&str> {
+        self.engines
+            .iter()
+            .find(|e| names_engine(named, &e.id, &e.name))
+            .map(|e| e.id.as_str())
+    }
+
     /// Engine ids and their display names.
     pub fn engine_names(&self) -> BTreeMap<String, String> {
         self.engines

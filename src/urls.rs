@@ -170,6 +170,25 @@ pub fn search_shard(key: &str) -> String {
     name
 }
 
+/// The folder of the search index's shards of runs and workloads.
+pub const SEARCH_DOC_SHARDS: &str = "search-index/docs/";
+
+/// The folder of the runs and workloads that search finds, a chunk of
+/// them a file (`search-index/entries/<n>.json`).
+pub const SEARCH_ENTRIES: &str = "search-index/entries/";
+
+/// The shard of runs and workloads with `key` (as [`search_shard`]).
+pub fn search_doc_shard(key: &str) -> String {
+    let mut name = search_shard(key);
+    name.replace_range(..SEARCH_SHARDS.len(), SEARCH_DOC_SHARDS);
+    name
+}
+
+/// Chunk `n` of the runs and workloads search finds.
+pub fn search_entries(n: usize) -> String {
+    format!("{SEARCH_ENTRIES}{n}.json")
+}
+
 /// The site-wide Atom feed.
 pub const FEED: &str = "atom.xml";
 
@@ -265,6 +284,7 @@ pub fn reserved(site: &Site) -> Vec<String> {
         SITEMAP,
         ROBOTS,
         EXPORT,
+        WORKLOADS_JSON,
         FILTERS,
         SYNTAX_LIGHT,
         SYNTAX_DARK,
@@ -290,6 +310,23 @@ pub const COMPARE: &str = "compare/";
 pub fn comparison(id: &str) -> String {
     format!("compare/{id}/")
 }
+
+/// The index of the workloads followed across versions.
+pub const WORKLOADS: &str = "workloads/";
+
+/// A workload's page.
+pub fn workload(slug: &str) -> String {
+    format!("workloads/{slug}/")
+}
+
+/// A workload's points as CSV, beside its page.
+pub fn workload_csv(slug: &str) -> String {
+    format!("workloads/{slug}/{slug}.csv")
+}
+
+/// Every workload followed across versions, its points and changes, as
+/// JSON (what `findings trends --format json` prints).
+pub const WORKLOADS_JSON: &str = "workloads.json";
 
 #[cfg(test)]
 mod tests {

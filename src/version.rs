@@ -4,7 +4,10 @@
 //! `2.0.0.dev3`, `1.0.post1`) and SemVer pre-releases (`0.6.0-rc.1`). Both
 //! parse into one [`Version`] that orders numerically segment by segment,
 //! with missing segments counting as zero, so `0.32` equals `0.32.0`.
-//! A version keeps the text it was written with, for display.
+//! llama.cpp tags its releases by build number, `b6119`: a `b` followed
+//! by digits alone is that build, the version `6119`, so that builds
+//! order as numbers (`b9187 < b10000`). A version keeps the text it was
+//! written with, for display.
 //!
 //! The same rules are implemented once more in the site's JavaScript
 //! ("your version" box); `tests/version_cases.txt` is the shared table both
@@ -63,6 +66,7 @@ impl Version {
         let s = s
             .strip_prefix('v')
             .or_else(|| s.strip_prefix('V'))
+            .or_else(|| build_number(s))
             .unwrap_or(s);
         let lower = s.to_ascii_lowercase();
         let bytes = lower.as_bytes();
@@ -207,6 +211,13 @@ impl Version {
     }
 }
 
+/// A llama.cpp build tag, `b6119`: `b` (or `B`) and digits alone; the
+/// digits, else `None`.
+fn build_number(s: &str) -> Option<&str> {
+    let n = s.strip_prefix('b').or_else(|| s.strip_prefix('B'))?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(n)
+}
+
 fn number(digits: &str) -> Option<u64> {
     digits.parse().ok()
 }
@@ -335,6 +346,28 @@ mod tests {
         for pair in ascending.windows(2) {
             assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
         }
+    }
+
+    #[test]
+    fn llama_cpp_build_numbers_order_as_numbers() {
+        // The twelve builds of the shared llama.cpp series, then past a
+        // power of ten: as numbers, never as text.
+        let builds = [
+            "6119", "6122", "6182", "6486", "6735", "7034", "7423", "7670", "7938", "8577", "8743",
+            "9187", "b10000",
+        ];
+        for pair in builds.windows(2) {
+            assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
+        }
+        assert_eq!(v("b6119"), v("6119"));
+        assert_eq!(v("B6119"), v("6119"));
+        assert_eq!(v("b6119").as_str(), "b6119");
+        // A `b` after numbers is still a beta; `b` alone, or before
+        // anything but digits, is no version.
+        assert!(v("1.0b1") < v("1.0"));
+        assert!(Version::parse("b").is_err());
+        assert!(Version::parse("b1.2").is_err());
+        assert!(Version::parse("beta").is_err());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 // run's entry, as the index shows it) when a filter is first used, and
 // lists the matches in place of the page's runs, STEP at a time. Its chips
 // are buttons (aria-pressed); the choice is kept in the address (?engine=vllm&version=0.30&model=…&hardware=…
-// &flagged=yes), so that it can be shared. Choosing an engine offers the
+// &tool=…&flagged=yes), so that it can be shared. Choosing an engine offers the
 // versions its runs measured.
 (function () {
   "use strict";
@@ -14,8 +14,8 @@
   if (!bar || !window.fetch || !window.URLSearchParams) return;
   var SCHEMA_VERSION = 1;
   var STEP = 50;
-  var KEYS = ["engine", "version", "model", "hardware", "flagged"];
-  var state = { engine: "", version: "", model: "", hardware: "", flagged: "" };
+  var KEYS = ["engine", "version", "model", "hardware", "tool", "flagged"];
+  var state = { engine: "", version: "", model: "", hardware: "", tool: "", flagged: "" };
   var list = document.getElementById("run-list");
   var matches = document.getElementById("run-matches");
   var empty = document.getElementById("run-filter-empty");
@@ -109,6 +109,7 @@
     })) return false;
     if (state.model && r.model !== state.model) return false;
     if (state.hardware === "-" ? r.hardware : state.hardware && r.hardware !== state.hardware) return false;
+    if (state.tool && r.tool !== state.tool) return false;
     if (state.flagged && !r.flags.length) return false;
     return true;
   }
@@ -122,10 +123,16 @@
     var time = el("time", null, r.date_long);
     time.setAttribute("datetime", r.date);
     meta.appendChild(time);
-    [r.measured, r.model, r.hardware].forEach(function (t) {
+    [r.measured, r.model, r.hardware, r.tool].forEach(function (t) {
       if (t) meta.appendChild(document.createTextNode(" · " + t));
     });
     li.appendChild(meta);
+    if (r.workload) {
+      var w = el("span", "run-workload small");
+      w.appendChild(r.workload[1] ? link(r.workload[1], r.workload[0]) : document.createTextNode(r.workload[0]));
+      if (r.workload[2]) w.appendChild(el("span", "muted", " and " + r.workload[2] + " more workload" + (r.workload[2] === 1 ? "" : "s")));
+      li.appendChild(w);
+    }
     if (r.figure || r.flags.length) {
       var fig = el("span", "run-figure", r.figure || "");
       r.flags.forEach(function (f) {
@@ -217,7 +224,7 @@
     summary.textContent = "Showing " + n + " of " + total + " run" + (total === 1 ? "" : "s") + ". ";
     var clear = el("button", "filter-clear", "Clear filters");
     clear.type = "button";
-    clear.addEventListener("click", function () { set({ engine: "", version: "", model: "", hardware: "", flagged: "" }); });
+    clear.addEventListener("click", function () { set({ engine: "", version: "", model: "", hardware: "", tool: "", flagged: "" }); });
     summary.appendChild(clear);
   }
 

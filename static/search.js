@@ -19,6 +19,8 @@
   var SCHEMA_VERSION = 2;
   // Results shown at first, and added by each "Show more".
   var LIMIT = 20;
+  // Runs and workloads shown at first, and added by each "Show more".
+  var DOCS_LIMIT = 10;
   // Letters of a shard key before any split (KEY_CHARS in the build).
   var KEY_CHARS = 2;
 
@@ -68,105 +70,127 @@
     return out;
   }
 
+  // The search of one index (the findings', or the runs' and workloads'):
+  // `spec` its manifest's keys, split keys and shard folder; `fieldNames`
+  // the fields its numbers' bits stand for; `numbers` whether a number
+  // typed finds the finding of that number.
+  function indexOf(spec, fieldNames, load, numbers) {
+    var split = {};
+    var keys = {};
+    spec.split.forEach(function (k) { split[k] = true; });
+    spec.keys.forEach(function (k) { keys[k] = true; });
+    var shards = {};
+
+    // The key of the shard that holds the words starting with `w`.
+    function keyOf(w) {
+      var n = Math.min(KEY_CHARS, Array.from(w).length);
+      var k = prefix(w, n);
+      while (split[k] && Array.from(w).length > n) {
+        n++;
+        k = prefix(w, n);
+      }
+      return k;
+    }
+
+    // The shard with key `k`; no word of any entry has a key that is not
+    // in the manifest, so nothing is fetched for it.
+    function shard(k) {
+      if (!keys[k]) return Promise.resolve({});
+      if (!shards[k]) shards[k] = load(spec.shards + hex(k) + ".json");
+      return shards[k];
+    }
+
+    // Per entry id, the fields where a word starting with `w` occurs.
+    function fields(w) {
+      var k = keyOf(w);
+      return shard(k).then(function (s) {
+        var found = {};
+        Object.keys(s).forEach(function (x) {
+          if (x.lastIndexOf(w, 0) !== 0) return;
+          var id = 0;
+          s[x].forEach(function (n) {
+            id += Math.floor(n / 32);
+            found[id] = (found[id] || 0) | (n % 32);
+          });
+        });
+        return found;
+      });
+    }
+
+    // How well each entry matches one query word: the best field's score
+    // and half a point for each other field; a word found only through its
+    // stem counts for less; a number finds its finding.
+    function scores(w) {
+      var st = stem(w);
+      return Promise.all([fields(w), st ? fields(st) : Promise.resolve({})]).then(function (r) {
+        var out = {};
+        function add(found, factor) {
+          Object.keys(found).forEach(function (id) {
+            var bits = found[id];
+            var best = 0;
+            var count = 0;
+            fieldNames.forEach(function (f, b) {
+              if (bits & (1 << b)) {
+                count++;
+                best = Math.max(best, WEIGHTS[f] || 1);
+              }
+            });
+            var v = (best + (count - 1) * 0.5) * factor;
+            if (!(out[id] >= v)) out[id] = v;
+          });
+        }
+        add(r[1], 0.7);
+        add(r[0], 1);
+        var num = numbers ? /^f?(\d+)$/.exec(w) : null;
+        if (num) out[Number(num[1])] = Math.max(out[Number(num[1])] || 0, 100);
+        return out;
+      });
+    }
+
+    // The entries matching every word of `query`, best first (then by
+    // number): [{id, score}].
+    return function search(query) {
+      var ws = words(query);
+      if (ws.length === 0) return Promise.resolve([]);
+      return Promise.all(ws.map(scores)).then(function (per) {
+        var total = {};
+        Object.keys(per[0]).forEach(function (id) {
+          var s = 0;
+          for (var k = 0; k < per.length; k++) {
+            if (!(per[k][id] > 0)) return;
+            s += per[k][id];
+          }
+          total[id] = s;
+        });
+        var hits = Object.keys(total).map(function (id) { return { id: Number(id), score: total[id] }; });
+        hits.sort(function (a, b) { return b.score - a.score || a.id - b.id; });
+        return hits;
+      });
+    };
+  }
+
   // An index read through `load(path)`, a function that returns a promise of
-  // the parsed JSON file at `path` (relative to the site root).
+  // the parsed JSON file at `path` (relative to the site root): the
+  // findings' search, and where the site has runs or workloads, theirs
+  // (`docs`, whose `entry(id)` gives [kind, title, path, line]).
   function open(load) {
     return load("search-index.json").then(function (m) {
       if (!m || m.schema_version !== SCHEMA_VERSION) throw new Error("unknown search index version");
-      var split = {};
-      var keys = {};
-      m.split.forEach(function (k) { split[k] = true; });
-      m.keys.forEach(function (k) { keys[k] = true; });
-      var shards = {};
-
-      // The key of the shard that holds the words starting with `w`.
-      function keyOf(w) {
-        var n = Math.min(KEY_CHARS, Array.from(w).length);
-        var k = prefix(w, n);
-        while (split[k] && Array.from(w).length > n) {
-          n++;
-          k = prefix(w, n);
-        }
-        return k;
-      }
-
-      // The shard with key `k`; no word of any finding has a key that is
-      // not in the manifest, so nothing is fetched for it.
-      function shard(k) {
-        if (!keys[k]) return Promise.resolve({});
-        if (!shards[k]) shards[k] = load(m.shards + hex(k) + ".json");
-        return shards[k];
-      }
-
-      // Per finding id, the fields where a word starting with `w` occurs.
-      function fields(w) {
-        var k = keyOf(w);
-        return shard(k).then(function (s) {
-          var found = {};
-          Object.keys(s).forEach(function (x) {
-            if (x.lastIndexOf(w, 0) !== 0) return;
-            var id = 0;
-            s[x].forEach(function (n) {
-              id += Math.floor(n / 32);
-              found[id] = (found[id] || 0) | (n % 32);
-            });
-          });
-          return found;
-        });
-      }
-
-      // How well each finding matches one query word: the best field's
-      // score and half a point for each other field; a word found only
-      // through its stem counts for less; a number finds its finding.
-      function scores(w) {
-        var st = stem(w);
-        return Promise.all([fields(w), st ? fields(st) : Promise.resolve({})]).then(function (r) {
-          var out = {};
-          function add(found, factor) {
-            Object.keys(found).forEach(function (id) {
-              var bits = found[id];
-              var best = 0;
-              var count = 0;
-              m.fields.forEach(function (f, b) {
-                if (bits & (1 << b)) {
-                  count++;
-                  best = Math.max(best, WEIGHTS[f] || 1);
-                }
-              });
-              var v = (best + (count - 1) * 0.5) * factor;
-              if (!(out[id] >= v)) out[id] = v;
+      var out = { count: m.count, search: indexOf(m, m.fields, load, true), docs: null };
+      if (m.docs) {
+        var d = m.docs;
+        out.docs = {
+          count: d.count,
+          search: indexOf(d, m.fields, load, false),
+          entry: function (id) {
+            var k = id - 1;
+            return load(d.entries + Math.floor(k / d.per) + ".json").then(function (rows) {
+              return rows[k % d.per] || null;
             });
           }
-          add(r[1], 0.7);
-          add(r[0], 1);
-          var num = /^f?(\d+)$/.exec(w);
-          if (num) out[Number(num[1])] = Math.max(out[Number(num[1])] || 0, 100);
-          return out;
-        });
+        };
       }
-
-      // The findings matching every word of `query`, best first (then by
-      // number): [{id, score}].
-      function search(query) {
-        var ws = words(query);
-        if (ws.length === 0) return Promise.resolve([]);
-        return Promise.all(ws.map(scores)).then(function (per) {
-          var total = {};
-          Object.keys(per[0]).forEach(function (id) {
-            var s = 0;
-            for (var k = 0; k < per.length; k++) {
-              if (!(per[k][id] > 0)) return;
-              s += per[k][id];
-            }
-            total[id] = s;
-          });
-          var hits = Object.keys(total).map(function (id) { return { id: Number(id), score: total[id] }; });
-          hits.sort(function (a, b) { return b.score - a.score || a.id - b.id; });
-          return hits;
-        });
-      }
-
-      return { count: m.count, search: search };
+      return out;
     });
   }
 
@@ -211,6 +235,9 @@
     var input = doc.getElementById("search-q");
     var list = doc.getElementById("search-results");
     var status = doc.getElementById("search-status");
+    var docList = doc.getElementById("search-docs");
+    var docHeading = doc.getElementById("search-docs-heading");
+    var docMore = null;
     var form = doc.getElementById("search-form");
     if (!input || !list || !status) return;
     var script = doc.currentScript || doc.querySelector("script[src$='search.js']");
@@ -315,6 +342,54 @@
       });
     }
 
+    // The runs and workloads of `hits[from..from+DOCS_LIMIT]`, each from
+    // its chunk of entries, then a "Show more".
+    function docPage(hits, from, ws, run) {
+      var batch = hits.slice(from, from + DOCS_LIMIT);
+      return Promise.all(batch.map(function (h) {
+        return index.docs.entry(h.id).then(null, function () { return null; });
+      })).then(function (found) {
+        if (run !== runs) return;
+        found.forEach(function (d) {
+          if (!d) return;
+          var li = el("li", "search-doc search-doc-" + d[0]);
+          var a = el("a", "search-result-link");
+          a.href = new URL(d[2], siteRoot).href;
+          a.appendChild(el("span", "doc-kind", d[0] === "run" ? "Run" : "Workload"));
+          a.appendChild(doc.createTextNode(" "));
+          var title = el("span", "search-result-title");
+          highlight(title, d[1], ws);
+          a.appendChild(title);
+          li.appendChild(a);
+          if (d[3]) li.appendChild(el("p", "muted small search-doc-line", d[3]));
+          docList.appendChild(li);
+        });
+        docList.hidden = docList.childNodes.length === 0;
+        if (docHeading) docHeading.hidden = docList.hidden;
+        if (docMore) docMore.parentNode.removeChild(docMore);
+        docMore = null;
+        var next = from + batch.length;
+        if (next < hits.length) {
+          docMore = el("button", "search-more filter-clear", "Show " + Math.min(DOCS_LIMIT, hits.length - next) + " more runs and workloads");
+          docMore.type = "button";
+          docMore.addEventListener("click", function () {
+            docMore.disabled = true;
+            docPage(hits, next, ws, run);
+          });
+          docList.parentNode.insertBefore(docMore, docList.nextSibling);
+        }
+      });
+    }
+
+    function clearDocs() {
+      if (!docList) return;
+      docList.textContent = "";
+      docList.hidden = true;
+      if (docHeading) docHeading.hidden = true;
+      if (docMore) docMore.parentNode.removeChild(docMore);
+      docMore = null;
+    }
+
     function render() {
       var q = input.value;
       var run = ++runs;
@@ -323,25 +398,36 @@
       setActive(-1);
       if (more) more.parentNode.removeChild(more);
       more = null;
+      clearDocs();
       if (index === null) return Promise.resolve();
       var ws = words(q);
+      var docs = index.docs && docList ? index.docs : null;
       if (ws.length === 0) {
         list.hidden = true;
         input.setAttribute("aria-expanded", "false");
-        say("Type to search " + index.count + " finding" + (index.count === 1 ? "" : "s") + ".");
+        say("Type to search " + index.count + " finding" + (index.count === 1 ? "" : "s") +
+          (docs ? " and " + docs.count + " run" + (docs.count === 1 ? "" : "s") + " and workloads" : "") + ".");
         return Promise.resolve();
       }
-      return index.search(q).then(function (hits) {
+      var docHits = docs ? docs.search(q) : Promise.resolve([]);
+      return Promise.all([index.search(q), docHits]).then(function (r) {
         if (run !== runs) return;
+        var hits = r[0];
+        var dh = r[1];
+        var also = dh.length === 0 ? "" : " " + dh.length + " run" + (dh.length === 1 ? "" : "s") +
+          " or workload" + (dh.length === 1 ? "" : "s") + (hits.length === 0 ? " do" + (dh.length === 1 ? "es" : "") : " too") + ", below.";
+        var pages = [];
         if (hits.length === 0) {
           list.hidden = true;
           input.setAttribute("aria-expanded", "false");
-          say("No finding matches \u201c" + q.trim() + "\u201d.");
-          return;
+          say("No finding matches \u201c" + q.trim() + "\u201d." + also);
+        } else {
+          say(hits.length + " finding" + (hits.length === 1 ? " matches" : "s match") + " \u201c" + q.trim() + "\u201d" +
+            (hits.length > LIMIT ? "; the best " + LIMIT + " are shown first." : ".") + also);
+          pages.push(page(hits, 0, ws, run));
         }
-        say(hits.length + " finding" + (hits.length === 1 ? " matches" : "s match") + " \u201c" + q.trim() + "\u201d" +
-          (hits.length > LIMIT ? "; the best " + LIMIT + " are shown first." : "."));
-        return page(hits, 0, ws, run);
+        if (dh.length > 0) pages.push(docPage(dh, 0, ws, run));
+        return Promise.all(pages);
       }, function (err) {
         if (run === runs) say("The search index could not be read (" + err.message + ").");
       });

@@ -83,6 +83,8 @@
     if (s === "") return fail("it is empty");
     if (s !== text) return fail("it has spaces around it");
     if (s.charAt(0) === "v" || s.charAt(0) === "V") s = s.slice(1);
+    // llama.cpp's build tag, b6119: the build number 6119.
+    else if (/^[bB][0-9]+$/.test(s)) s = s.slice(1);
     var lower = asciiLower(s);
 
     // Release: digits separated by dots.

@@ -48,7 +48,9 @@ const LAYERS: &[&[&str]] = &[
     &["pipeline"],
     // Commands and tools over the pipeline.
     &["serve", "authoring", "init", "audit", "import", "fuzz"],
-    &["lint"],
+    // `findings lint`, and `findings trends` (the model's trends, said as
+    // audit says its report).
+    &["lint", "trends"],
     // `findings compare` reads runs and files as lint does.
     &["compare_inputs"],
 ];

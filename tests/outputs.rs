@@ -261,7 +261,7 @@ fn corpus() -> Vec<String> {
         "18446744073709551616",
         "99999999999999999999999",
     ];
-    let prefixes = ["", "", "", "v", "V", "vv"];
+    let prefixes = ["", "", "", "v", "V", "vv", "b", "B", "vb"];
     let seps = ["", "", ".", "-", "_", "+", "--", ".-"];
     let pre = [
         "a", "alpha", "b", "beta", "rc", "c", "pre", "preview", "RC", "Alpha", "x", "nightly",

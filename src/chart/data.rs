@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// Okabe-Ito colours, in their published order, without black (invisible on a
 /// dark page) and with yellow moved last (faint on a light page).
-const PALETTE: [Rgb; 7] = [
+pub(super) const PALETTE: [Rgb; 7] = [
     Rgb(0xE6, 0x9F, 0x00),
     Rgb(0x56, 0xB4, 0xE9),
     Rgb(0x00, 0x9E, 0x73),

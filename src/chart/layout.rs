@@ -352,7 +352,7 @@ fn value_axis(input: &ChartInput, data: &Data) -> Axis {
 
 /// An axis title set along `length` px: at [`FONT`], else smaller down to
 /// [`MIN_FONT`], else at that size on as many lines as it takes.
-fn fit_title(title: &str, length: f64) -> Title {
+pub(super) fn fit_title(title: &str, length: f64) -> Title {
     let w = text_width(title, FONT);
     if w <= length {
         return Title {
@@ -369,7 +369,7 @@ fn fit_title(title: &str, length: f64) -> Title {
     Title { lines, size }
 }
 
-fn widest_label(axis: &Axis) -> f64 {
+pub(super) fn widest_label(axis: &Axis) -> f64 {
     axis.ticks
         .iter()
         .map(|t| text_width(&t.1, FONT))

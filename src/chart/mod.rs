@@ -34,7 +34,10 @@
 //! axes' round ticks and writes their labels, `text` measures and wraps
 //! text, `layout` plans the picture around its labels, `svg` draws it, and
 //! `summary` says the data in one line of plain text. This file holds the
-//! public API and runs the steps.
+//! public API and runs the steps. `trend` draws a workload's metric
+//! against engine version (its points linked to their runs, their noise
+//! as whiskers, flagged points hollow) with the same scales, text and
+//! drawing.
 //!
 //! The SVG follows the page's theme: text, axes and ticks use `currentColor`,
 //! grid lines use `currentColor` at low opacity, and there is no background.
@@ -62,6 +65,9 @@ mod svg;
 #[cfg(test)]
 mod tests;
 mod text;
+mod trend;
+
+pub use trend::{series_colors, trend, TrendChart, TrendPoint, TrendSeries};
 
 use crate::record::{ChartSpec, Table};
 use data::Data;

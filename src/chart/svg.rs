@@ -36,14 +36,14 @@ fn lane_span(cat: usize, lane: usize, lanes: usize) -> (f64, f64) {
 }
 
 /// A share of the plot's width as an SVG length: `37.5%`.
-fn pct(share: f64) -> String {
+pub(super) fn pct(share: f64) -> String {
     let v = (share * 100.0 * 100.0).round() / 100.0;
     let v = if v == 0.0 { 0.0 } else { v };
     format!("{v}%")
 }
 
 /// A coordinate rounded to the pixel (or plot unit), as an integer.
-fn px(v: f64) -> i64 {
+pub(super) fn px(v: f64) -> i64 {
     v.round() as i64
 }
 
@@ -365,7 +365,7 @@ fn legend_keys(kind: ChartKind, data: &Data, plan: &Plan) -> String {
 }
 
 #[derive(Clone, Copy)]
-enum Anchor {
+pub(super) enum Anchor {
     Start,
     Middle,
     End,
@@ -385,7 +385,7 @@ impl Anchor {
 /// the margin beside it), a share of the plot's width, or px from its
 /// right edge.
 #[derive(Clone, Copy)]
-enum Pos {
+pub(super) enum Pos {
     Px(i64),
     Share(f64),
     End(i64),
@@ -406,19 +406,26 @@ impl Pos {
 /// files, from a width table), and they name no font family, so that the
 /// page's applies.
 #[derive(Default)]
-struct Text {
-    buf: String,
+pub(super) struct Text {
+    pub(super) buf: String,
 }
 
 impl Text {
-    fn put(&mut self, x: Pos, y: i64, anchor: Anchor, class: Option<&str>, lines: &[String]) {
+    pub(super) fn put(
+        &mut self,
+        x: Pos,
+        y: i64,
+        anchor: Anchor,
+        class: Option<&str>,
+        lines: &[String],
+    ) {
         self.element(x, y, anchor, class, None, None, lines);
     }
 
     /// A category label turned 45° down to the left from under its slot,
     /// in a nested drawing placed at its share of the width (a rotation
     /// needs a centre in px).
-    fn rotated(&mut self, share: f64, y: i64, lines: &[String]) {
+    pub(super) fn rotated(&mut self, share: f64, y: i64, lines: &[String]) {
         if lines.iter().all(|l| l.is_empty()) {
             return;
         }
@@ -433,7 +440,7 @@ impl Text {
         self.buf.push_str("</svg>\n");
     }
 
-    fn title(&mut self, x: Pos, y: i64, angle: Option<i32>, title: &Title) {
+    pub(super) fn title(&mut self, x: Pos, y: i64, angle: Option<i32>, title: &Title) {
         let size = (title.size != FONT).then_some(title.size);
         self.element(
             x,

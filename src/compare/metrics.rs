@@ -41,6 +41,17 @@ pub const RESULT_METRICS: &[(&str, &str, &str, bool)] = &[
     ("e2el_ms_p99", "E2E latency p99", "ms", false),
 ];
 
+/// The column that holds the spread a tool printed of a metric, where one
+/// does: llama-bench's standard deviation over its repetitions of
+/// `tokens_per_s`. The comparisons and trends take it for the noise of a
+/// single measurement.
+pub fn spread_column(name: &str) -> Option<&'static str> {
+    match name {
+        "tokens_per_s" => Some("tokens_per_s_std"),
+        _ => None,
+    }
+}
+
 /// Which way is better for a quantity of `unit`, where the unit says it:
 /// a rate (`tok/s`, `req/s`, anything a second) is better higher, a time
 /// (`ms`, `s`, `us`, `µs`, `ns`) lower. `None` for any other unit (tokens,
@@ -109,6 +120,10 @@ pub fn keep_metrics(names: &[String], sides: &mut [Side], every: &[Metric]) -> V
     for side in sides.iter_mut() {
         for m in &mut side.measurements {
             m.values = keep.iter().map(|&k| m.values[k]).collect();
+            m.spreads = keep
+                .iter()
+                .map(|&k| m.spreads.get(k).copied().flatten())
+                .collect();
         }
     }
     keep.iter().map(|&k| every[k].clone()).collect()

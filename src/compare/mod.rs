@@ -4,13 +4,18 @@
 //! the first side (the baseline) in percent, and whether that change is
 //! beyond the noise the measurements show.
 //!
-//! Noise is read from repeats: two or more measurements of one workload on
-//! one side give a spread (their lowest to their highest), and a change is
-//! "within noise" where the two sides' spreads overlap. Where each side
-//! measured the workload once there is no spread to judge by, and the
-//! comparison says so instead of calling the change significant, unless
-//! the comparison states a noise band of its own (`noise`, in percent), as
-//! a report that knows its run-to-run noise does.
+//! Noise is read from repeats and from the tool's own spread: two or more
+//! measurements of one workload on one side give a spread (their lowest
+//! to their highest), a tool that prints its own (llama-bench's `±`, the
+//! standard deviation over its repetitions) gives one to each
+//! measurement (its mean less and plus it), and a change is "within
+//! noise" where the two sides' spreads overlap. Where each side measured
+//! the workload once and no tool says its spread there is nothing to
+//! judge by, and the comparison says so instead of calling the change
+//! significant, unless the comparison states a noise band of its own
+//! (`noise`, in percent), as a report that knows its run-to-run noise
+//! does. Which measurements are of one workload is decided in one place,
+//! `workload.rs`.
 //!
 //! Every change reads better or worse by its metric's direction
 //! (`metrics.rs`), whatever the noise says; beside each side's values, a
@@ -32,6 +37,7 @@ mod flags;
 mod json;
 mod metrics;
 pub mod report;
+pub mod trend;
 mod verdict;
 mod workload;
 
@@ -41,11 +47,11 @@ pub use context::{
 pub use explain::{servers, shortfalls, Shortfall};
 pub use flags::{flagged, Flag, FLAGGING_CHECKS};
 pub use metrics::{
-    all_metrics, higher_is_better_by_unit, keep_metrics, metric_names, result_metric, Direction,
-    Metric, RESULT_METRICS,
+    all_metrics, higher_is_better_by_unit, keep_metrics, metric_names, result_metric,
+    spread_column, Direction, Metric, RESULT_METRICS,
 };
 pub use verdict::{labels, title, Verdict};
-pub use workload::{workload_of, Workload};
+pub use workload::{hardware_key, workload_of, Workload};
 
 use crate::figures;
 use crate::record::{ResultRow, Run, Table};
@@ -62,10 +68,49 @@ pub struct Measurement {
     pub workload: Workload,
     /// The value of each metric, by the metric's index in the comparison.
     pub values: Vec<Option<f64>>,
+    /// The spread the tool printed of each value (llama-bench's standard
+    /// deviation over its repetitions), by the metric's index; `None`
+    /// where it printed none.
+    pub spreads: Vec<Option<f64>>,
     /// Where it was read (a result file's path, a table's row).
     pub source: String,
     /// What the server side of its run recorded.
     pub context: Context,
+}
+
+impl Measurement {
+    /// The measurement of a result row, of a run on `hardware` where
+    /// recorded: its workload, each metric's value, and the spread the
+    /// tool printed of it.
+    pub fn of_row(
+        row: &ResultRow,
+        source: String,
+        context: Context,
+        metrics: &[Metric],
+        hardware: Option<&str>,
+    ) -> Measurement {
+        Measurement {
+            workload: workload_of(row, hardware),
+            values: metrics.iter().map(|m| row.num(&m.name)).collect(),
+            spreads: metrics
+                .iter()
+                .map(|m| spread_column(&m.name).and_then(|c| row.num(c)))
+                .map(|s| s.filter(|s| s.is_finite() && *s >= 0.0))
+                .collect(),
+            source,
+            context,
+        }
+    }
+}
+
+/// The hardware a run ran on: what `run.yaml` says, else what its result
+/// files record; `None` where neither does.
+pub fn hardware_of(run: &Run) -> Option<&str> {
+    run.hardware.as_deref().or_else(|| {
+        run.results
+            .iter()
+            .find_map(|r| r.fact("hardware").and_then(|f| f.value.as_deref()))
+    })
 }
 
 /// One side of a comparison.
@@ -90,21 +135,20 @@ pub struct Side {
 
 impl Side {
     /// A side of result rows: each row one measurement of `metrics`, with
-    /// where it was read and what its server recorded.
+    /// where it was read and what its server recorded, of a run on
+    /// `hardware` where recorded.
     pub fn of_rows<'r>(
         name: String,
         engine: Option<String>,
         version: Option<String>,
         rows: impl IntoIterator<Item = (&'r ResultRow, String, Context)>,
         metrics: &[Metric],
+        hardware: Option<&str>,
     ) -> Side {
         let measurements = rows
             .into_iter()
-            .map(|(row, source, context)| Measurement {
-                workload: workload_of(row),
-                values: metrics.iter().map(|m| row.num(&m.name)).collect(),
-                source,
-                context,
+            .map(|(row, source, context)| {
+                Measurement::of_row(row, source, context, metrics, hardware)
             })
             .collect();
         Side {
@@ -156,6 +200,7 @@ pub fn sides_of_run(
             setup.version.clone(),
             rows,
             metrics,
+            hardware_of(run),
         );
         side.engine_name = engine_name;
         side.setup = Some(i);
@@ -237,6 +282,7 @@ pub fn sides_of_table(
                     Some(Measurement {
                         workload: Workload::of_key(parts),
                         values: vec![Some(value)],
+                        spreads: vec![None],
                         source: format!("{} row {}", table.file, r + 1),
                         context: Context::default(),
                     })
@@ -268,22 +314,28 @@ pub struct Spread {
     pub n: usize,
     /// Their mean.
     pub mean: f64,
-    /// The lowest.
+    /// The lowest: of the values, each less the spread its tool printed.
     pub min: f64,
-    /// The highest.
+    /// The highest: of the values, each plus the spread its tool printed.
     pub max: f64,
+    /// The spread the tool printed of a single measurement (llama-bench's
+    /// `±`); `None` for repeats, and where the tool printed none.
+    pub std: Option<f64>,
 }
 
 impl Spread {
-    fn of(values: &[f64]) -> Option<Spread> {
+    /// The spread of `values`, each with the spread its tool printed
+    /// (`None` where it printed none); `None` for no values.
+    pub fn of(values: &[(f64, Option<f64>)]) -> Option<Spread> {
         let n = values.len();
         if n == 0 {
             return None;
         }
         let (mut min, mut max, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
-        for &v in values {
-            min = min.min(v);
-            max = max.max(v);
+        for &(v, s) in values {
+            let s = s.unwrap_or(0.0);
+            min = min.min(v - s);
+            max = max.max(v + s);
             sum += v;
         }
         Some(Spread {
@@ -291,16 +343,27 @@ impl Spread {
             mean: sum / n as f64,
             min,
             max,
+            std: if n == 1 { values[0].1 } else { None },
         })
+    }
+
+    /// Whether it says anything of the noise: repeats, or a tool's own
+    /// spread.
+    pub fn has_noise(&self) -> bool {
+        self.n >= 2 || self.std.is_some()
     }
 
     /// The value as a reader gets it, as the values of its row are shown
     /// (`at`, see [`Row::together`]): the mean, and its range where there
-    /// are repeats (`336.3 tok/s (330.1–340.2, 3 runs)`).
+    /// are repeats (`336.3 tok/s (330.1–340.2, 3 runs)`), or the spread the
+    /// tool printed of one measurement (`1,397.71 tok/s (±70.15)`).
     pub fn shown(&self, unit: Option<&str>, at: &figures::Together) -> String {
         let with_unit = at.with_unit(self.mean, unit);
         if self.n < 2 {
-            return with_unit;
+            return match self.std {
+                Some(s) => format!("{with_unit} (±{})", at.number(s, unit)),
+                None => with_unit,
+            };
         }
         let (min, max) = (at.number(self.min, unit), at.number(self.max, unit));
         if min == max {
@@ -538,8 +601,10 @@ pub struct Options {
 pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison {
     let mut workloads: Vec<Workload> = Vec::new();
     let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
-    // measured[w][side][metric]: the values of each side at workload w.
-    let mut measured: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
+    // measured[w][side][metric]: the values of each side at workload w,
+    // each with the spread its tool printed.
+    type Values = Vec<(f64, Option<f64>)>;
+    let mut measured: Vec<Vec<Vec<Values>>> = Vec::new();
     let mut contexts: Vec<Vec<SideContext>> = Vec::new();
     let mut taken: Vec<Vec<(usize, String)>> = Vec::new();
     let mut unmatched = vec![0; sides.len()];
@@ -595,7 +660,8 @@ pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison 
             contexts[w][s].add(&m.context);
             for (k, v) in m.values.iter().enumerate() {
                 if let Some(v) = v.filter(|v| v.is_finite()) {
-                    measured[w][s][k].push(v);
+                    let spread = m.spreads.get(k).copied().flatten();
+                    measured[w][s][k].push((v, spread));
                 }
             }
         }
@@ -690,11 +756,19 @@ pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison 
 }
 
 /// The change of `side` from `base`, whether it is noise, and which way
-/// it goes for the metric.
-fn change(base: &Spread, side: &Spread, metric: &Metric, stated: Option<f64>) -> Option<Change> {
+/// it goes for the metric: within noise where their spreads (repeats, or
+/// the tool's own) overlap, beyond it where they are apart; judged by
+/// `stated` percent, or untested, where neither says anything of noise.
+/// The one rule `compare` and the trends judge every change by.
+pub fn change(
+    base: &Spread,
+    side: &Spread,
+    metric: &Metric,
+    stated: Option<f64>,
+) -> Option<Change> {
     let pct = figures::change_pct(base.mean, side.mean)?;
     let overlap = base.min <= side.max && side.min <= base.max;
-    let noise = if base.n >= 2 || side.n >= 2 {
+    let noise = if base.has_noise() || side.has_noise() {
         if overlap {
             Noise::Within
         } else {

@@ -33,6 +33,7 @@ fn side(name: &str, rows: &[ResultRow]) -> Side {
             .enumerate()
             .map(|(i, r)| (r, format!("{name}/{i}.json"), Context::default())),
         &metrics,
+        None,
     )
 }
 
@@ -103,7 +104,8 @@ fn repeats_that_overlap_are_within_noise() {
             n: 2,
             mean: 335.0,
             min: 330.0,
-            max: 340.0
+            max: 340.0,
+            std: None,
         })
     );
     // One precision for the row: 341.5 has a tenth, so 335 has one too.
@@ -242,6 +244,7 @@ fn a_side_that_ran_fewer_than_asked_is_marked_and_cited() {
             None,
             [(r, format!("{name}.json"), c)],
             &metrics,
+            None,
         )
     };
     let a = with(

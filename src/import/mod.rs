@@ -413,17 +413,7 @@ fn same_version(a: &str, b: &str) -> bool {
 /// The site's engine a file's engine name stands for (`llama.cpp` for
 /// `llama-cpp`), comparing ids and names without case or punctuation.
 fn site_engine(site: &Site, named: &str) -> Option<String> {
-    let plain = |s: &str| {
-        s.chars()
-            .filter(char::is_ascii_alphanumeric)
-            .collect::<String>()
-            .to_ascii_lowercase()
-    };
-    let want = plain(named);
-    site.engines
-        .iter()
-        .find(|e| plain(&e.id) == want || plain(&e.name) == want)
-        .map(|e| e.id.clone())
+    site.engine_named(named).map(str::to_string)
 }
 
 fn engine_ids(site: &Site) -> String {

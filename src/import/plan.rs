@@ -7,6 +7,8 @@
 //!   more), and the percentile ladders of time to first token and of
 //!   inter-token latency (or time per output token): each setup's median,
 //!   p90 and p99 side by side, from the files' own percentiles;
+//! - for llama-bench, tokens a second per test (`pp512`, `tg128`), each
+//!   setup's bars side by side, where each setup has one row per test;
 //! - the distribution of time to first token per setup, where the files
 //!   keep each request (instead of its ladder);
 //! - the requests the server ran, kept waiting and preempted over time,
@@ -167,6 +169,25 @@ fn planned(run: &Run) -> Vec<ChartSpec> {
             }
             _ => {}
         }
+    }
+    if let Some(t) = derived(run, "results").filter(|t| one_row_per_test(t)) {
+        // llama-bench: its figure is tokens a second, one per test.
+        let several = distinct(t, "setup").len() > 1;
+        let mut c = chart(
+            "tokens-per-test",
+            "Tokens a second per test",
+            t,
+            if several {
+                ChartKind::GroupedBar
+            } else {
+                ChartKind::Bar
+            },
+            "test",
+            &["tokens_per_s"],
+            several.then_some("setup"),
+        );
+        c.y_label = Some("Tokens a second (tok/s)".to_string());
+        out.push(c);
     }
     if let Some(t) = requests {
         out.push(chart(
@@ -337,6 +358,22 @@ fn swept(t: &Table) -> Option<&'static str> {
             }
         }
         per.values().any(|v| v.len() >= 2)
+    })
+}
+
+/// Whether each setup of `t` has one row per llama-bench test, each with
+/// its tokens a second: what a chart of them per test draws (a sweep of
+/// settings has several rows of a test, none of which is the bar).
+fn one_row_per_test(t: &Table) -> bool {
+    let (Some(s), Some(k), Some(y)) = (t.index("setup"), t.index("test"), t.index("tokens_per_s"))
+    else {
+        return false;
+    };
+    let mut seen = BTreeSet::new();
+    t.rows.iter().all(|r| {
+        finite(r.get(y))
+            && r.get(k).is_some_and(|x| !x.is_empty())
+            && seen.insert((r[s].as_str(), r[k].as_str()))
     })
 }
 

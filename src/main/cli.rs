@@ -16,13 +16,16 @@ Exit status:
      port; `import` of an input it cannot read or that would replace a kept
      file; for `audit`, a finding at or above --fail-on applies to a version
      the deployment pins; for `lint`, a check flags the files (an issue
-     that holds no report is 0)
+     that holds no report is 0); for `trends --fail-on regression`, a
+     regression is found
   2  a wrong command line: an unknown option or value, an unknown engine or group,
      an `import` that names no engine or version, an `init` engine id or base
      URL that cannot be;
      for `audit`, an audit that cannot be done: a pin that names no version, a
      source or an input that cannot be read, records with errors; for `lint`, a
-     lint that cannot be done (an input or a source that cannot be read)
+     lint that cannot be done (an input or a source that cannot be read); for
+     `trends`, trends that cannot be said (records with errors, an unknown
+     engine, a workload nothing names, a --since that is no version)
 
 Colour is used only on a terminal and never when NO_COLOR is set; a progress
 indicator shows on a terminal when a build takes more than a second (never
@@ -333,6 +336,46 @@ docs/compare.md.")]
         #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
         format: CompareFormat,
     },
+    /// The workloads measured on two versions or more, across versions:
+    /// each series (an engine on its hardware), its points (value and
+    /// noise, the run, what its checks flag) and the change between
+    /// consecutive versions (better or worse, beyond or within noise, or
+    /// not comparable), led by the verdict. Exit 1 when a regression is
+    /// found and --fail-on regression, 2 when the trends cannot be said.
+    #[command(after_help = "\
+A workload is the model, the input and output lengths asked for (else
+measured, within 10%), the concurrency or request rate, the tool's own test
+(llama-bench's pp512, tg128 and pp512 @ d4096 are three) and its settings,
+and the hardware where recorded: other hardware is another series. Noise is
+a version's repeats' range, or the spread its tool printed (llama-bench's
+±); a change whose spreads are apart is beyond noise, a regression where it
+is worse. A point whose run a check flags (lost requests, fewer requests run
+at once than asked) is shown with its flag and left out of its version's
+value where the version has others. A change between setups that differ
+beyond the version (another client, other launch flags) is not comparable.
+A regression no finding cites comes with the `findings new` command that
+starts one. See docs/trends.md; --format json is the site's workloads.json.")]
+    Trends {
+        /// Only this engine's series (an engine id of site.yaml).
+        #[arg(long)]
+        engine: Option<String>,
+        /// Only this workload: its id (as in /workloads/<id>/), or text of
+        /// its title (gpt-oss, pp512).
+        #[arg(long)]
+        workload: Option<String>,
+        /// Only points at this version or later, and changes from it on.
+        #[arg(long, value_name = "V")]
+        since: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = TrendsFormat::Table)]
+        format: TrendsFormat,
+        /// What fails the run (exit 1): a regression, or never.
+        #[arg(long, value_enum, default_value_t = TrendsFailOn::Never)]
+        fail_on: TrendsFailOn,
+        /// The site folder.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
     /// Print one finding's facts and permanent URL.
     Show {
         /// The finding number (7 or F7).
@@ -481,6 +524,28 @@ pub(crate) enum CompareFormat {
     Json,
     /// Markdown for an issue or a pull request.
     Markdown,
+}
+
+/// The formats of `findings trends`.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum TrendsFormat {
+    /// A table for a terminal.
+    Table,
+    /// JSON: the shape of the site's workloads.json (docs/json.md).
+    Json,
+    /// Markdown for a pull request, an issue or a job summary.
+    Markdown,
+    /// GitHub Actions workflow commands: an error per regression.
+    Github,
+}
+
+/// What fails `findings trends`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TrendsFailOn {
+    /// A change beyond noise in the worse direction.
+    Regression,
+    /// Nothing: report only.
+    Never,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

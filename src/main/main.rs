@@ -7,6 +7,7 @@ mod compare;
 mod import;
 mod lint;
 mod serve;
+mod trends;
 mod ui;
 
 use clap::Parser;
@@ -399,6 +400,29 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             },
             from,
             format,
+        )?,
+        Command::Trends {
+            engine,
+            workload,
+            since,
+            format,
+            fail_on,
+            root,
+        } => trends::trends(
+            ui,
+            &root,
+            findings::trends::TrendsOptions {
+                engine,
+                workload,
+                since,
+                format: match format {
+                    cli::TrendsFormat::Table => findings::trends::Format::Table,
+                    cli::TrendsFormat::Json => findings::trends::Format::Json,
+                    cli::TrendsFormat::Markdown => findings::trends::Format::Markdown,
+                    cli::TrendsFormat::Github => findings::trends::Format::Github,
+                },
+            },
+            fail_on == cli::TrendsFailOn::Regression,
         )?,
         Command::Show { id, root } => {
             let model = open(ui, &root)?;

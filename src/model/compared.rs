@@ -251,6 +251,7 @@ pub(super) fn by_version(
                 Some(index.versions[j].as_str().to_string()),
                 rows,
                 &every,
+                compare::hardware_of(run),
             );
             side.engine_name = Some(display.clone());
             // The flags of this setup, named by its run where the side

@@ -8,6 +8,7 @@
 //! - [`sitemap`]: `sitemap.xml` (split past the protocol's limit) and
 //!   `robots.txt`;
 //! - [`browse`]: the compact data the filters and "your version" fetch;
+//! - [`workloads`]: `workloads.json` and each workload's points as CSV;
 //! - here: the JSON Schemas of the record files, each run's CSV tables as
 //!   published data, and the stylesheets of highlighted code.
 //!
@@ -22,7 +23,9 @@ pub mod export;
 pub mod feed;
 pub mod observed;
 pub mod search;
+mod search_docs;
 pub mod sitemap;
+pub mod workloads;
 
 use crate::model::Model;
 use crate::record::{RawFile, Table};
@@ -87,6 +90,16 @@ pub(crate) fn write<O: Output>(
     }
     out.write(urls::FILTERS, &browse::filters(model))?;
     n += 1;
+    // The workloads followed across versions, for scripts.
+    out.write(urls::WORKLOADS_JSON, workloads::file(model).as_bytes())?;
+    n += 1;
+    for (w, f) in model.trends.followed.iter().enumerate() {
+        out.write(
+            &urls::workload_csv(&f.slug),
+            workloads::csv(model, w).as_bytes(),
+        )?;
+        n += 1;
+    }
     Ok(n)
 }
 

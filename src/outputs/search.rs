@@ -27,6 +27,10 @@
 //! order. A split key's own shard holds only the word equal to the key.
 //! The search script (`static/search.js`) finds every word that starts
 //! with each word typed and ranks by where they matched.
+//!
+//! The runs and the workloads the site follows are searched too, from an
+//! index of their own made the same way (`search_docs.rs`), which the
+//! manifest names under `docs`.
 
 use crate::model::Model;
 use crate::render::cards::{FindingText, SearchText};
@@ -65,11 +69,14 @@ struct Manifest<'a> {
     split: Vec<&'a str>,
     /// The folder of the shards, from the site root.
     shards: &'static str,
+    /// The index of the runs and the workloads, where the site has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    docs: Option<super::search_docs::DocsManifest>,
 }
 
 /// Each word and the findings it occurs in, ids ascending; sorted by word.
 /// A sorted list, not a map: it is built once and then read in order.
-struct Postings(Vec<(Box<str>, Coded)>);
+pub(super) struct Postings(pub(super) Vec<(Box<str>, Coded)>);
 
 #[cfg(test)]
 impl Postings {
@@ -95,7 +102,7 @@ impl FromIterator<(String, Coded)> for Postings {
 /// pair took eight: the index of 10,000 findings was the build's peak of
 /// memory.
 #[derive(Debug, Default, Clone)]
-struct Coded {
+pub(super) struct Coded {
     /// The id of the last finding added.
     last: u32,
     bytes: Vec<u8>,
@@ -103,7 +110,7 @@ struct Coded {
 
 impl Coded {
     /// Adds finding `id` (above the last one) with the fields `bits`.
-    fn push(&mut self, id: u32, bits: u8) {
+    pub(super) fn push(&mut self, id: u32, bits: u8) {
         let mut n = u64::from(id - self.last) * 32 + u64::from(bits);
         self.last = id;
         while n >= 0x80 {
@@ -149,6 +156,7 @@ pub(crate) fn write<O: Output>(
         Ok(())
     })?;
     keys.sort_unstable();
+    let (docs, written) = super::search_docs::write(model, out)?;
     let manifest = Manifest {
         schema_version: SCHEMA_VERSION,
         fields: FIELDS,
@@ -160,9 +168,10 @@ pub(crate) fn write<O: Output>(
             .map(|(k, _)| k.as_str())
             .collect(),
         shards: urls::SEARCH_SHARDS,
+        docs,
     };
     out.write(urls::SEARCH_INDEX, &super::export::to_bytes(&manifest))?;
-    Ok(1 + keys.len())
+    Ok(1 + keys.len() + written)
 }
 
 /// A hash map with foldhash: the standard SipHash was a third of the
@@ -292,7 +301,7 @@ fn words_of<'t>(
 /// `max_model_len`, `runs/x`) or of a name in camel case
 /// (`VLLM::EngineCore` gives `enginecore`, `engine` and `core`), so that a
 /// query for any part finds it.
-fn parts(word: &str) -> Vec<String> {
+pub(super) fn parts(word: &str) -> Vec<String> {
     let mut out = vec![lowercase(word)];
     let mut add = |p: &str| {
         let p = lowercase(p);
@@ -326,13 +335,13 @@ fn prefix(w: &str, n: usize) -> &str {
 
 /// What [`shard`] hands each shard to: its key, whether it was split, its
 /// bytes.
-type WriteShard<'a> = dyn FnMut(&str, bool, &[u8]) -> Result<(), WriteError> + 'a;
+pub(super) type WriteShard<'a> = dyn FnMut(&str, bool, &[u8]) -> Result<(), WriteError> + 'a;
 
 /// Cuts `postings` into shards, by the words' first [`KEY_CHARS`] letters,
 /// each over [`SHARD_BYTES`] split by one letter more, and hands each to
 /// `write` with its key, whether it was split (then it holds only the word
 /// equal to its key) and its bytes.
-fn shard(postings: &Postings, write: &mut WriteShard<'_>) -> Result<(), WriteError> {
+pub(super) fn shard(postings: &Postings, write: &mut WriteShard<'_>) -> Result<(), WriteError> {
     // Each word by its place in `postings`, with what its entry weighs,
     // worked out once: a key split three times would otherwise weigh its
     // words four times.

@@ -80,6 +80,20 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), Ren
             let members = || {
                 let mut m = cx.listing(&ix.findings);
                 m.push(hash_of(&cells.observed));
+                // Its workloads and their changes, on the first page.
+                if n == 1 {
+                    let t = &model.trends;
+                    for &w in &t.by_engine[ix.engine] {
+                        m.push(hash_of(format!(
+                            "{:?}",
+                            (&t.followed[w].slug, &t.followed[w].trend)
+                        )));
+                    }
+                    m.extend(super::workloads::changes_key(
+                        cx,
+                        &super::workloads::engine_changes(model, ix.engine),
+                    ));
+                }
                 m
             };
             batch.later(
@@ -275,6 +289,14 @@ fn page_of(
                 format!("{ROOT}{}", urls::engine_data(&e.id)).into(),
             ),
             ("pagination", pagination),
+            (
+                "trends",
+                if n == 1 {
+                    serde_json::json!(super::workloads::engine_view(model, ix.engine))
+                } else {
+                    serde_json::Value::Null
+                },
+            ),
         ]),
     }
 }

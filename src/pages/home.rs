@@ -1,8 +1,9 @@
 //! The home page: each group's first findings (`home_entries`) with its
 //! blurb and a link to the group's page, the filter bar (the header's
 //! engines, groups and statuses; the scripts fetch the data that covers
-//! every finding when a filter is used), and the site's first comparisons
-//! with a link to them all.
+//! every finding when a filter is used), the latest findings, runs and
+//! changes across versions, and the site's first comparisons with a link
+//! to them all.
 
 use super::batch::{Batch, Job};
 use super::lists;
@@ -43,8 +44,9 @@ fn newest_runs(model: &Model) -> Vec<usize> {
 }
 
 /// The home page's "Latest": the newest findings (by the date they were
-/// last updated, else published) and the newest runs, each with what it
-/// showed of the findings and how many checks flag it.
+/// last updated, else published), the newest runs, each with what it
+/// showed of the findings and how many checks flag it, and the latest
+/// changes across versions (regressions and improvements).
 fn latest(model: &Model, prepared: &[Prepared], runs: &[usize]) -> serde_json::Value {
     let mut idx: Vec<usize> = model.listed().collect();
     let date = |i: usize| {
@@ -86,7 +88,13 @@ fn latest(model: &Model, prepared: &[Prepared], runs: &[usize]) -> serde_json::V
             })
         })
         .collect();
-    serde_json::json!({"findings": findings, "runs": runs})
+    let changes: Vec<serde_json::Value> = model
+        .trends
+        .latest
+        .iter()
+        .map(|&c| super::workloads::change_view(model, c))
+        .collect();
+    serde_json::json!({"findings": findings, "runs": runs, "changes": changes})
 }
 
 /// Lists the home page.
@@ -123,6 +131,8 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
             m.push(model.runs[r].content_hash);
             m.push(observed::run_key(model, r));
         }
+        // The latest changes across versions.
+        m.extend(super::workloads::changes_key(cx, &model.trends.latest));
         m
     };
     batch.later(

@@ -15,6 +15,7 @@
 //! | `runs` | the runs index `/runs/`, and `runs/filters.json`, which its filters fetch |
 //! | `table` | `/runs/<id>/tables/<table>/`: every row of a long run table |
 //! | `compare` | `/compare/<id>/` and the index `/compare/`: runs set side by side |
+//! | `workloads` | `/workloads/<slug>/` and the index `/workloads/`: a workload across versions |
 //! | `engine` | `/engines/` and `/engines/<id>/` (the version matrix) |
 //! | `version` | `/engines/<id>/<version>/` |
 //! | `lists` | groups, statuses, tags and models, and the tag and model indexes |
@@ -43,6 +44,7 @@ mod search;
 mod table;
 mod version;
 mod view;
+mod workloads;
 
 use crate::markdown;
 use crate::model::Model;
@@ -131,6 +133,7 @@ pub(crate) fn write<O: Output>(
             })
             .collect(),
         comparisons: !model.comparisons.is_empty(),
+        workloads: !model.trends.followed.is_empty(),
     };
     let site_value = serde_json::to_value(&site_view).unwrap_or_default();
 
@@ -242,6 +245,7 @@ fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) -> Result<(), RenderError> {
     runs::list(cx, batch);
     table::list(cx, batch);
     compare::list(cx, batch);
+    workloads::list(cx, batch);
     not_found::list(cx, batch);
     Ok(())
 }

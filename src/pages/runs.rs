@@ -1,8 +1,10 @@
 //! The runs index (`/runs/`), newest first: each run with its date, the
-//! engines and versions it measured, the model and hardware, its first
-//! headline figure with the flags of the checks that flag it, and the
-//! findings it shows (or shows absent) and those that cite it; and above
-//! it, a filter bar (engine, version, model, hardware, flagged) that
+//! engines and versions it measured, the model and hardware, the tool
+//! that measured it, its workload (linked to the workload's page where
+//! the site follows it across versions), its first headline figure with
+//! the flags of the checks that flag it, and the findings it shows (or
+//! shows absent) and those that cite it; and above it, a filter bar
+//! (engine, version, model, hardware, tool, flagged) that
 //! `static/runs.js` works, as the home page's findings filters work. The
 //! bar is hidden without scripts: the list is then the whole index.
 //!
@@ -46,6 +48,17 @@ struct FindingRef {
     title: String,
 }
 
+/// A run's workload: its title, and its page where the site follows it.
+#[derive(Serialize, Clone)]
+struct WorkloadRef {
+    title: String,
+    /// From the site's root, without [`ROOT`]; `None` where the site does
+    /// not follow it.
+    path: Option<String>,
+    /// How many more workloads of the run the site follows.
+    more: usize,
+}
+
 /// An engine a run measured, with its versions (as their pages spell
 /// them, ascending).
 #[derive(Serialize)]
@@ -67,6 +80,11 @@ struct Entry {
     engines: Vec<Measured>,
     model: Option<String>,
     hardware: Option<String>,
+    /// The tool that measured it: its `client`, else its result files'.
+    tool: Option<String>,
+    /// What it measured: its first workload the site follows (and how
+    /// many more), else its first result's workload in a line.
+    workload: Option<WorkloadRef>,
     /// The first headline figure, in words.
     figure: Option<String>,
     flags: Vec<Flag>,
@@ -97,11 +115,24 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                 for o in &model.observations[r] {
                     naming.extend(model.symptom_findings.get(o.symptom).into_iter().flatten());
                 }
+                let workload = model
+                    .trends
+                    .by_run
+                    .get(r)
+                    .and_then(|ws| ws.first())
+                    .map(|&w| {
+                        (
+                            &model.trends.followed[w].slug,
+                            &model.trends.followed[w].trend.title,
+                            model.trends.by_run[r].len(),
+                        )
+                    });
                 m.push(hash_of((
                     model.runs[r].content_hash,
                     cx.listing(&model.citations[r]),
                     cx.listing(&naming),
                     super::observed::run_key(model, r),
+                    workload,
                 )));
             }
             m
@@ -143,7 +174,7 @@ pub(super) fn write_data<O: Output>(
     prepared: &[Prepared],
     out: &O,
 ) -> Result<(), RenderError> {
-    const FIELDS: [&str; 13] = [
+    const FIELDS: [&str; 15] = [
         "path",
         "title",
         "date",
@@ -157,6 +188,8 @@ pub(super) fn write_data<O: Output>(
         "absent",
         "cited",
         "measured",
+        "tool",
+        "workload",
     ];
     let bar = bar(model);
     // Streamed a run at a time, each row serialized straight into the
@@ -214,6 +247,8 @@ pub(super) fn write_data<O: Output>(
                 refs(&e.absent),
                 refs(&e.cited),
                 measured,
+                &e.tool,
+                e.workload.as_ref().map(|w| (&w.title, &w.path, w.more)),
             ))?;
         }
         Ok(sink.put(b"]}")?)
@@ -292,12 +327,53 @@ fn entry(model: &Model, prepared: &[Prepared], r: usize) -> Entry {
             .map(str::trim)
             .filter(|h| !h.is_empty())
             .map(str::to_string),
+        tool: tool_of(run),
+        workload: workload_of(model, r),
         figure,
         flags,
         shows: refs(&shows),
         absent: refs(&absent),
         cited: refs(&model.citations[r]),
     }
+}
+
+/// The tool that measured a run: its `client`, else the tool its first
+/// result file names.
+fn tool_of(run: &crate::record::Run) -> Option<String> {
+    run.client
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+        .or_else(|| {
+            run.results
+                .iter()
+                .flat_map(|s| &s.rows)
+                .find_map(|row| row.get("tool").map(str::to_string))
+        })
+}
+
+/// Run `r`'s workload: the first the site follows, else the workload of
+/// its first result row in a line.
+fn workload_of(model: &Model, r: usize) -> Option<WorkloadRef> {
+    let t = &model.trends;
+    if let Some(&w) = t.by_run.get(r).and_then(|ws| ws.first()) {
+        let f = &t.followed[w];
+        return Some(WorkloadRef {
+            title: f.trend.title.clone(),
+            path: Some(urls::workload(&f.slug)),
+            more: t.by_run[r].len() - 1,
+        });
+    }
+    let run = &model.runs[r];
+    let row = run.results.iter().flat_map(|s| &s.rows).next()?;
+    let w = crate::compare::workload_of(row, crate::compare::hardware_of(run));
+    let title = crate::compare::trend::title_of(&w);
+    (title != "a workload").then_some(WorkloadRef {
+        title,
+        path: None,
+        more: 0,
+    })
 }
 
 /// Versions as parsed (for their order) and as their pages spell them.
@@ -377,6 +453,8 @@ struct Bar {
     more_models: usize,
     hardware: Vec<Chip>,
     more_hardware: usize,
+    tools: Vec<Chip>,
+    more_tools: usize,
     /// Runs that record no hardware.
     no_hardware: usize,
     flagged: usize,
@@ -390,6 +468,7 @@ fn bar(model: &Model) -> Bar {
     let mut engines: BTreeMap<String, (usize, Versions)> = BTreeMap::new();
     let mut models: BTreeMap<String, usize> = BTreeMap::new();
     let mut hardware: BTreeMap<String, usize> = BTreeMap::new();
+    let mut tools: BTreeMap<String, usize> = BTreeMap::new();
     let (mut no_hardware, mut flagged) = (0, 0);
     for (r, run) in model.runs.iter().enumerate() {
         for m in measured(model, r) {
@@ -403,6 +482,9 @@ fn bar(model: &Model) -> Bar {
         }
         if let Some(m) = run.model_name() {
             *models.entry(m.into_owned()).or_default() += 1;
+        }
+        if let Some(t) = tool_of(run) {
+            *tools.entry(t).or_default() += 1;
         }
         match run
             .hardware
@@ -459,12 +541,15 @@ fn bar(model: &Model) -> Bar {
     };
     let (models, more_models) = top(models);
     let (hardware, more_hardware) = top(hardware);
+    let (tools, more_tools) = top(tools);
     Bar {
         engines: engine_chips,
         models,
         more_models,
         hardware,
         more_hardware,
+        tools,
+        more_tools,
         no_hardware,
         flagged,
         data_url: format!("{ROOT}{}", urls::RUNS_DATA),

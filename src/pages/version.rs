@@ -47,6 +47,9 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, ix: &'a EngineIndex, batch: &mut Batch<'
                 if let Some(c) = &measured.change {
                     members.extend(super::compare::cited(cx, &c.result));
                 }
+                // The workloads that changed at this version.
+                let changed = model.trends.at_version[ix.engine][j].clone();
+                members.extend(super::workloads::changes_key(cx, &changed));
                 members
             };
             batch.later(cx.key(&path, &runs_of), TEMPLATE, path, shown, move || {
@@ -293,6 +296,17 @@ fn page_of(
             "comparison": super::compare::view(&c.result, model),
         })
     });
+    // How the workloads the site follows changed here: a line after the
+    // verdict, and the regressions and improvements listed.
+    let trend = super::workloads::version_line(model, ix.engine, j)
+        .filter(|_| n == 1)
+        .map(|line| {
+            let changes: Vec<serde_json::Value> = super::workloads::at_version(model, ix.engine, j)
+                .into_iter()
+                .map(|c| super::workloads::change_view(model, c))
+                .collect();
+            serde_json::json!({"line": line, "changes": changes})
+        });
     let (page, pagination) = list_page(
         model,
         &pager,
@@ -329,6 +343,7 @@ fn page_of(
             ),
             ("more_runs", more.into()),
             ("change", serde_json::json!(change)),
+            ("trend", serde_json::json!(trend)),
         ]),
     }
 }

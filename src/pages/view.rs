@@ -17,6 +17,9 @@ pub(super) struct SiteView<'a> {
     pub(super) engines: Vec<NamedLink>,
     /// Whether the site has comparisons (`/compare/`, in the header).
     pub(super) comparisons: bool,
+    /// Whether the site follows workloads across versions (`/workloads/`,
+    /// in the header).
+    pub(super) workloads: bool,
 }
 
 /// The page itself (`page` in templates): its path, canonical address,

@@ -162,8 +162,9 @@ impl<'s> Reuse<'s> {
                 })
                 .collect::<Vec<_>>(),
             model.nav_engines(),
-            // Whether the header links the comparisons.
+            // Whether the header links the comparisons, and the workloads.
             !model.comparisons.is_empty(),
+            !model.trends.followed.is_empty(),
             templates.fingerprint(),
             model.site.content_hash,
             &model.site.base_url,

@@ -32,6 +32,14 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../templates/comparisons.html"),
     ),
     (
+        "workload.html",
+        include_str!("../../templates/workload.html"),
+    ),
+    (
+        "workloads.html",
+        include_str!("../../templates/workloads.html"),
+    ),
+    (
         "redirect.html",
         include_str!("../../templates/redirect.html"),
     ),

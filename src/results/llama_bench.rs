@@ -29,6 +29,7 @@ pub(super) static KEYS: Keys = Keys {
         (R::Engine, From::Derived("`llama.cpp`")),
         (R::Version, From::Derived("`b` and `build_number`, as llama.cpp tags its releases")),
         (R::Model, From::Key("model_filename|model_type")),
+        (R::Test, From::Derived("`n_prompt`, `n_gen` and `n_depth`, as llama-bench's table names the test (`pp512`, `tg128`, `pp512 @ d4096`)")),
         (R::NPrompt, From::Key("n_prompt")),
         (R::NGen, From::Key("n_gen")),
         (R::NDepth, From::Key("n_depth")),
@@ -36,6 +37,7 @@ pub(super) static KEYS: Keys = Keys {
         (R::TokensPerSStd, From::Key("stddev_ts")),
         (R::Backends, From::Derived("`backends`; in older builds, the names of the backend flags that are true (`cuda`, `vulkan`, `metal`, `sycl`, `kompute`, `rpc`, `blas`)")),
         (R::FlashAttn, From::Derived("`flash_attn`: true 1, false 0, or its number (-1 auto)")),
+        (R::ModelParams, From::Key("model_n_params")),
     ],
     requests: &[],
     series: &[],
@@ -82,6 +84,9 @@ fn row(o: &Obj<'_>, out: &mut Out) -> Result<(), ReadError> {
         }
     };
     row.set_text(R::Backends, backends);
+    let n = |c: R| row.num(c).unwrap_or(0.0);
+    let test = test_name(n(R::NPrompt), n(R::NGen), row.num(R::NDepth));
+    row.set_text(R::Test, Some(test));
     row.set_num(R::FlashAttn, o.get("flash_attn").and_then(flag));
     out.results.push(row);
     if let Some(c) = o.text("build_commit")? {
@@ -97,6 +102,23 @@ fn row(o: &Obj<'_>, out: &mut Out) -> Result<(), ReadError> {
         push_distinct(&mut out.facts, Fact::text("date", d, o.file));
     }
     Ok(())
+}
+
+/// A test as llama-bench's table names it, from the tokens it processed:
+/// `pp512`, `tg128`, `pp512+tg128`, and ` @ d4096` for a depth already in
+/// the KV cache (none for depth 0).
+pub(super) fn test_name(prompt: f64, generated: f64, depth: Option<f64>) -> String {
+    let whole = |x: f64| format!("{}", x.round() as i64);
+    let mut t = match (prompt > 0.0, generated > 0.0) {
+        (true, true) => format!("pp{}+tg{}", whole(prompt), whole(generated)),
+        (true, false) => format!("pp{}", whole(prompt)),
+        (false, true) => format!("tg{}", whole(generated)),
+        (false, false) => "pp0".to_string(),
+    };
+    if let Some(d) = depth.filter(|d| *d > 0.0) {
+        t.push_str(&format!(" @ d{}", whole(d)));
+    }
+    t
 }
 
 pub(super) fn read_json(

@@ -125,6 +125,7 @@ columns!(
     TpotInclFirstMsP50 = "tpot_incl_first_ms_p50", Number, "ms", "Time per output token including the first: median.";
     TpotInclFirstMsP90 = "tpot_incl_first_ms_p90", Number, "ms", "Time per output token including the first: 90th percentile.";
     TpotInclFirstMsP99 = "tpot_incl_first_ms_p99", Number, "ms", "Time per output token including the first: 99th percentile.";
+    Test = "test", Text, "", "llama-bench: the test as its table names it, from the tokens it processed: `pp512` (512 prompt tokens), `tg128` (128 generated), `pp512+tg128`, with ` @ d4096` for a depth already in the KV cache. Each test is a workload of its own.";
     NPrompt = "n_prompt", Number, "tokens", "llama-bench: prompt tokens processed in one repetition (0 for a generation test).";
     NGen = "n_gen", Number, "tokens", "llama-bench: tokens generated in one repetition (0 for a prompt test).";
     NDepth = "n_depth", Number, "tokens", "llama-bench: tokens already in the KV cache before the test.";
@@ -133,6 +134,7 @@ columns!(
     Backends = "backends", Text, "", "llama-bench: the ggml backends the build used (`CUDA`, `ROCm`, `Vulkan`, `CPU`), which tell apart runs of one file.";
     FlashAttn = "flash_attn", Number, "", "llama-bench: flash attention asked for: 1 on, 0 off, -1 auto.";
     Settings = "settings", Text, "", "llama-bench: the settings its Markdown table shows beside the test, as `name=value` (the ones off their defaults or swept, such as `threads=8`, `ngl=99`), which tell its rows apart.";
+    ModelParams = "model_params", Number, "", "llama-bench: the model's parameters (`20.91 B` in its table is 20,910,000,000), which tell apart the files its model type names alike (`gpt-oss ?B MXFP4 MoE` in builds that did not know the size).";
 ]);
 
 columns!(

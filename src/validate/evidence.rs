@@ -7,18 +7,18 @@
 //! `run.yaml`.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::record::{ResultSource, Run, Setup};
+use crate::record::{names_engine, ResultSource, Run, Setup};
 use crate::version::Version;
 use std::collections::BTreeMap;
 
-pub(super) fn check(run: &Run, diags: &mut Diagnostics) {
+pub(super) fn check(run: &Run, names: &BTreeMap<String, String>, diags: &mut Diagnostics) {
     let file = &run.path;
     let at = |s: &ResultSource| run.spans.get(&s.path_in_yaml);
     for s in &run.results {
         let Some(setup) = s.setup.and_then(|i| run.setups.get(i)) else {
             continue;
         };
-        if let Some(msg) = disagreement(s, setup) {
+        if let Some(msg) = disagreement(s, setup, names) {
             diags.push(
                 Diagnostic::warning(file, at(s), msg)
                     .field(format!("{}.setup", s.path_in_yaml))
@@ -51,11 +51,18 @@ pub(super) fn check(run: &Run, diags: &mut Diagnostics) {
 }
 
 /// What a file records of its engine and version that its setup does not
-/// say, if anything.
-fn disagreement(s: &ResultSource, setup: &Setup) -> Option<String> {
+/// say, if anything. A file names its engine as its tool does
+/// (`llama.cpp`), the setup by the site's id (`llama-cpp`): one engine
+/// ([`names_engine`]).
+fn disagreement(
+    s: &ResultSource,
+    setup: &Setup,
+    names: &BTreeMap<String, String>,
+) -> Option<String> {
     let said = |name: &str| s.fact(name).and_then(|f| f.value.clone());
     if let Some(engine) = said("engine") {
-        if engine != setup.engine {
+        let name = names.get(&setup.engine).map_or("", String::as_str);
+        if engine != setup.engine && !names_engine(&engine, &setup.engine, name) {
             return Some(format!(
                 "{} records the engine \"{engine}\", but its setup \"{}\" is {}",
                 s.path,

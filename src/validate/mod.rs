@@ -44,7 +44,7 @@ use site::check_site;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-pub use pages::{site_pages, site_paths, Pages, PathSet, VersionSet};
+pub use pages::{site_pages, site_paths, workload_slugs, Pages, PathSet, VersionSet};
 
 /// What every run says, as validation works it out: each run's check
 /// outcomes and symptom observations, in the loaded order of the runs.
@@ -92,9 +92,28 @@ pub fn validate_runs(loaded: &Loaded) -> (Diagnostics, RunVerdicts) {
         .map(|r| crate::symptoms::judge(r, &names))
         .unzip();
     let seen = observed::Observed::of(loaded, observations);
+    let workloads = pages::workload_slugs(site, &loaded.runs);
     let (public, with_drafts) = rayon::join(
-        || site_pages(site, &loaded.findings, &loaded.runs, &seen.findings, false),
-        || site_pages(site, &loaded.findings, &loaded.runs, &seen.findings, true),
+        || {
+            site_pages(
+                site,
+                &loaded.findings,
+                &loaded.runs,
+                &seen.findings,
+                &workloads,
+                false,
+            )
+        },
+        || {
+            site_pages(
+                site,
+                &loaded.findings,
+                &loaded.runs,
+                &seen.findings,
+                &workloads,
+                true,
+            )
+        },
     );
     let ctx = Ctx {
         findings: &loaded.findings,
@@ -162,7 +181,7 @@ pub fn validate_runs(loaded: &Loaded) -> (Diagnostics, RunVerdicts) {
         .map(|(r, outcomes)| {
             let mut d = Diagnostics::new();
             check_run(loaded, r, &colors, &names, &mut d);
-            evidence::check(r, &mut d);
+            evidence::check(r, &names, &mut d);
             verdicts::check(r, outcomes, &cited, &known, &mut d);
             d
         })

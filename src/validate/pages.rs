@@ -59,13 +59,39 @@ pub fn site_paths(loaded: &Loaded, drafts: bool) -> HashSet<String> {
                 .collect();
             let observed =
                 crate::symptoms::observed::by_finding(&loaded.findings, &loaded.runs, &runs);
-            site_pages(site, &loaded.findings, &loaded.runs, &observed, drafts)
-                .paths
-                .into_iter()
-                .collect()
+            let workloads = workload_slugs(site, &loaded.runs);
+            site_pages(
+                site,
+                &loaded.findings,
+                &loaded.runs,
+                &observed,
+                &workloads,
+                drafts,
+            )
+            .paths
+            .into_iter()
+            .collect()
         }
         None => HashSet::new(),
     }
+}
+
+/// The addresses of the workloads the model will follow across versions
+/// ([`crate::compare::trend::slugs`]): their trends made of `runs` as the
+/// model makes them (in the order of their ids; what the checks flag
+/// moves no workload, so it is left out here).
+pub fn workload_slugs(site: &Site, runs: &[std::sync::Arc<Run>]) -> Vec<String> {
+    use crate::compare::trend;
+    if runs
+        .iter()
+        .all(|r| r.results.iter().all(|s| s.rows.is_empty()))
+    {
+        return Vec::new();
+    }
+    let mut sorted: Vec<std::sync::Arc<Run>> = runs.to_vec();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    let (sources, _) = trend::sources(site, &sorted, &|_, _| Vec::new(), &|_, v| v);
+    trend::slugs(&trend::trends(&sources))
 }
 
 /// The pages that `render` writes for these records. It follows the model
@@ -78,6 +104,7 @@ pub fn site_pages(
     findings: &[std::sync::Arc<Finding>],
     runs: &[std::sync::Arc<Run>],
     observed: &[FindingObserved],
+    workloads: &[String],
     drafts: bool,
 ) -> Pages {
     let mut p: PathSet = [
@@ -259,6 +286,14 @@ pub fn site_pages(
     for c in compared {
         p.insert(urls::comparison(&c.id));
         p.insert(urls::COMPARE.to_string());
+    }
+    // The workloads followed across versions, and their index.
+    if !workloads.is_empty() {
+        p.insert(urls::WORKLOADS.to_string());
+    }
+    for w in workloads {
+        p.insert(urls::workload(w));
+        p.insert(urls::workload_csv(w));
     }
     for r in &runs {
         p.insert(urls::run(&r.id));

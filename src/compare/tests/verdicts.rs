@@ -72,6 +72,7 @@ fn vllm(version: &str, row: &ResultRow, ctx: Context) -> Side {
         Some(version.into()),
         [(row, format!("live{version}/bench.json"), ctx)],
         &metrics(),
+        None,
     );
     side.engine_name = Some("vLLM".into());
     side.setup = Some(0);
@@ -215,6 +216,7 @@ fn repeats_and_a_stated_band_say_how_far_the_noise_was_tested() {
             rows.iter()
                 .map(|r| (r, "f.json".to_string(), Context::default())),
             &throughput,
+            None,
         );
         s.engine_name = Some("vLLM".into());
         s
@@ -253,6 +255,7 @@ fn one_metric_at_several_workloads_names_the_workloads() {
     let depth = |d: &str, a: f64| Measurement {
         workload: Workload::of_key(vec![("Context depth".into(), d.into())]),
         values: vec![Some(a)],
+        spreads: vec![None],
         source: "t.csv".into(),
         context: Context::default(),
     };
@@ -492,6 +495,7 @@ fn thousands_of_workloads_and_sides_are_said_in_one_pass() {
             rows.iter()
                 .map(|r| (r, "f".to_string(), Context::default())),
             &throughput,
+            None,
         );
         s.engine_name = Some("vLLM".into());
         s

@@ -111,17 +111,10 @@ fn workload(s: &LintSetup) -> String {
 
 /// A llama-bench test as its table names it: `pp512`, `tg128 @ d4096`.
 fn test_name(row: &crate::results::Row<R>) -> String {
-    let n = |c| row.num(c).filter(|x| *x > 0.0).map(crate::figures::number);
-    let mut t = match (n(R::NPrompt), n(R::NGen)) {
-        (Some(p), Some(g)) => format!("pp{p}+tg{g}"),
-        (Some(p), None) => format!("pp{p}"),
-        (None, Some(g)) => format!("tg{g}"),
-        (None, None) => "test".into(),
-    };
-    if let Some(d) = n(R::NDepth) {
-        let _ = write!(t, " @ d{d}");
+    match row.text(R::Test) {
+        Some(t) => t.to_string(),
+        None => "test".into(),
     }
-    t.replace(',', "")
 }
 
 /// The headline figures of a report: throughput, then latency.

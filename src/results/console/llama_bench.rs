@@ -32,6 +32,7 @@ pub(super) static TABLE: Keys = Keys {
         (R::Engine, From::Derived("`llama.cpp`")),
         (R::Version, From::Derived("the `build:` line's number, as llama.cpp tags its releases (`b<number>`)")),
         (R::Model, From::Key("model")),
+        (R::Test, From::Derived("`test`, without its spaces (`pp 512` of 2023 is `pp512`)")),
         (R::NPrompt, From::Derived("`test`: `pp512` (or `pp 512`) is 512; 0 for a generation test")),
         (R::NGen, From::Derived("`test`: `tg128` is 128; 0 for a prompt test")),
         (R::NDepth, From::Derived("`test`: `@ d4096` is 4096")),
@@ -40,6 +41,7 @@ pub(super) static TABLE: Keys = Keys {
         (R::Backends, From::Key("backend")),
         (R::FlashAttn, From::Key("fa")),
         (R::Settings, From::Derived("the other columns but `size` and `params` (`ngl`, `threads`, `n_batch`, `type_k`, `mmap`, …), as `name=value`")),
+        (R::ModelParams, From::Derived("`params`: `20.91 B` is 20,910,000,000 (`M` millions, `K` thousands)")),
     ],
     requests: &[],
     series: &[],
@@ -78,6 +80,18 @@ fn test(t: &str) -> Option<(f64, f64, Option<f64>)> {
         }
     }
     Some((pp, tg, depth))
+}
+
+/// A count of parameters as the table writes it: `20.91 B`, `354.55 M`.
+fn params(cell: &str) -> Option<f64> {
+    let c = cell.trim();
+    let (n, scale) = match c.char_indices().last()? {
+        (i, 'B' | 'b') => (&c[..i], 1e9),
+        (i, 'M' | 'm') => (&c[..i], 1e6),
+        (i, 'K' | 'k') => (&c[..i], 1e3),
+        _ => (c, 1.0),
+    };
+    number(n).map(|x| (x * scale).round())
 }
 
 pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Taken {
@@ -164,7 +178,8 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
         for (col, cell) in header.iter().zip(c) {
             match *col {
                 "model" => row.set_text(R::Model, Some(*cell)),
-                "size" | "params" => {}
+                "size" => {}
+                "params" => row.set_num(R::ModelParams, params(cell)),
                 "backend" => row.set_text(R::Backends, Some(*cell)),
                 "fa" => row.set_num(R::FlashAttn, number(cell)),
                 "test" => {
@@ -172,6 +187,10 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
                         row.set_num(R::NPrompt, Some(pp));
                         row.set_num(R::NGen, Some(tg));
                         row.set_num(R::NDepth, depth);
+                        row.set_text(
+                            R::Test,
+                            Some(crate::results::llama_bench::test_name(pp, tg, depth)),
+                        );
                     }
                 }
                 "t/s" => {
@@ -234,5 +253,13 @@ mod tests {
         assert_eq!(test("pp4096+tg128"), Some((4096.0, 128.0, None)));
         assert_eq!(test("tg128 @ d512"), Some((0.0, 128.0, Some(512.0))));
         assert_eq!(test("bogus"), None);
+    }
+
+    #[test]
+    fn params_as_the_table_writes_them() {
+        assert_eq!(params("20.91 B"), Some(20_910_000_000.0));
+        assert_eq!(params("354.55 M"), Some(354_550_000.0));
+        assert_eq!(params("7"), Some(7.0));
+        assert_eq!(params("?"), None);
     }
 }

@@ -1,0 +1,686 @@
+//! Trends across versions: the measurements of many setups (each a setup
+//! of a run at one engine version) gathered into workloads, as
+//! `workload.rs` decides which measurements are of one workload, and in
+//! each workload one series per engine and place (hardware, backend:
+//! other hardware is never one series), each point a setup's value of a
+//! headline metric with its noise (its repeats' range, or the spread its
+//! tool printed), and the changes between consecutive versions of a
+//! series.
+//!
+//! A change is judged by the one rule comparisons use ([`super::change`]):
+//! better or worse by the metric, within noise where the two versions'
+//! spreads overlap, beyond it where they are apart, untested where neither
+//! says anything of noise. A version's value is that of its points the
+//! checks flag least: those no check flags, where it has some (a run that
+//! lost requests is drawn apart, not averaged in). A change across points whose setups
+//! differ beyond the engine version (another client, other launch flags,
+//! where both record them) is not comparable: it is shown, never called
+//! a regression.
+//!
+//! Linear in the measurements: workloads are found through a hash map of
+//! their exact part, then among the few that share it.
+//!
+//! Takes [`Source`]s; hands back [`Trend`]s, which the model files by
+//! engine, version and run, and pages and `findings trends` show.
+
+use super::{change, Change, Direction, Flag, Measurement, Metric, Noise, Spread, Workload};
+use crate::record::{Run, Site};
+use crate::urls;
+use crate::version::Version;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The metrics a trend follows, in this order: the headline figures of
+/// the serving benchmarks and llama-bench's tokens a second.
+pub const TREND_METRICS: &[&str] = &[
+    "output_throughput",
+    "request_throughput",
+    "ttft_ms_p50",
+    "ttft_ms_p99",
+    "tpot_ms_p50",
+    "tpot_ms_p99",
+    "tokens_per_s",
+];
+
+/// The metrics of [`TREND_METRICS`], as the comparisons name them.
+pub fn trend_metrics() -> Vec<Metric> {
+    TREND_METRICS
+        .iter()
+        .filter_map(|n| super::result_metric(n))
+        .collect()
+}
+
+/// One setup of one run at one engine version, as a trend reads it.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The engine's id.
+    pub engine: String,
+    /// Its name as the site spells it.
+    pub engine_name: String,
+    /// The version measured.
+    pub version: Version,
+    /// The run's id.
+    pub run: String,
+    /// The setup's name in its run.
+    pub setup: String,
+    /// The client that measured it (the run's, else its result files'
+    /// tool), where recorded.
+    pub client: Option<String>,
+    /// The engine's launch flags, where recorded.
+    pub flags: Option<String>,
+    /// What the checks flag of the setup.
+    pub marks: Vec<Flag>,
+    /// Its measurements, of [`trend_metrics`] in their order.
+    pub measurements: Vec<Measurement>,
+}
+
+/// A series: one engine in one place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// The engine's id.
+    pub engine: String,
+    /// Its name.
+    pub engine_name: String,
+    /// Where it ran, in words (`Radeon 8060S Graphics, Vulkan`); `None`
+    /// where not recorded.
+    pub place: Option<String>,
+}
+
+impl Series {
+    /// As a legend names it: `llama.cpp on Radeon 8060S Graphics, Vulkan`,
+    /// `vLLM (hardware not recorded)`.
+    pub fn name(&self) -> String {
+        match &self.place {
+            Some(p) => format!("{} on {p}", self.engine_name),
+            None => format!("{} (hardware not recorded)", self.engine_name),
+        }
+    }
+}
+
+/// One point: a setup's value of one metric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// Its series, an index into [`Trend::series`].
+    pub series: usize,
+    /// The version measured.
+    pub version: Version,
+    /// Its source, an index into the sources the trends were made of.
+    pub source: usize,
+    /// The mean of its measurements.
+    pub value: f64,
+    /// Its noise's low end: the lowest measurement (each less the spread
+    /// its tool printed).
+    pub low: f64,
+    /// Its noise's high end.
+    pub high: f64,
+    /// How many measurements.
+    pub n: usize,
+    /// The spread its tool printed of a single measurement.
+    pub std: Option<f64>,
+    /// What the checks flag of its setup: drawn apart.
+    pub flags: Vec<Flag>,
+    /// Its measurements, each with the spread its tool printed.
+    values: Vec<(f64, Option<f64>)>,
+}
+
+/// What a change between two versions of a series is, for a reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// Beyond noise, in the worse direction, comparable.
+    Regression,
+    /// Beyond noise, in the better direction, comparable.
+    Improvement,
+    /// Within noise.
+    Within,
+    /// No noise to judge by.
+    Untested,
+    /// No change as shown.
+    Same,
+    /// The setups differ beyond the engine version.
+    NotComparable,
+}
+
+impl Kind {
+    /// In a word or two: `regression`, `improvement`, `within noise`,
+    /// `untested`, `the same`, `not comparable`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Kind::Regression => "regression",
+            Kind::Improvement => "improvement",
+            Kind::Within => "within noise",
+            Kind::Untested => "untested",
+            Kind::Same => "the same",
+            Kind::NotComparable => "not comparable",
+        }
+    }
+}
+
+/// A change between two consecutive versions of one series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrendChange {
+    /// Its series.
+    pub series: usize,
+    /// The earlier version.
+    pub from: Version,
+    /// The later one.
+    pub to: Version,
+    /// The earlier version's value (of its points the checks flag least).
+    pub before: Spread,
+    /// The later version's.
+    pub after: Spread,
+    /// The change, its direction and noise.
+    pub change: Change,
+    /// Why the setups cannot be compared, where they differ beyond the
+    /// version (`another client: genai-perf against vllm bench serve`);
+    /// `None` where they can.
+    pub not_comparable: Option<String>,
+    /// The sources of the points the earlier value is of.
+    pub from_sources: Vec<usize>,
+    /// The sources of the points the later value is of.
+    pub to_sources: Vec<usize>,
+}
+
+impl TrendChange {
+    /// Whether the setups can be compared.
+    pub fn comparable(&self) -> bool {
+        self.not_comparable.is_none()
+    }
+
+    /// What the change is, for a reader.
+    pub fn kind(&self) -> Kind {
+        if !self.comparable() {
+            return Kind::NotComparable;
+        }
+        match (self.change.direction, self.change.noise) {
+            (Direction::Same, _) => Kind::Same,
+            (_, Noise::Untested) => Kind::Untested,
+            (d, n) if n.stands_out() => {
+                if d == Direction::Worse {
+                    Kind::Regression
+                } else {
+                    Kind::Improvement
+                }
+            }
+            _ => Kind::Within,
+        }
+    }
+}
+
+/// One metric of a workload: its points in version order, and its changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricTrend {
+    /// The metric.
+    pub metric: Metric,
+    /// Its points, by series, then version, then source.
+    pub points: Vec<Point>,
+    /// The changes between consecutive versions of each series, by series
+    /// then version.
+    pub changes: Vec<TrendChange>,
+}
+
+/// One workload across versions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trend {
+    /// What was measured (its first measurement, with the settings every
+    /// measurement recorded).
+    pub workload: Workload,
+    /// Its title: the model, the test or lengths, the concurrency and
+    /// rate (and the settings where two workloads' titles would be alike).
+    pub title: String,
+    /// Its series, in order of engine, then place.
+    pub series: Vec<Series>,
+    /// Each metric some point measured, in [`TREND_METRICS`]'s order.
+    pub metrics: Vec<MetricTrend>,
+    /// The sources that measured it, each once, ascending.
+    pub sources: Vec<usize>,
+}
+
+impl Trend {
+    /// Whether it sets something side by side: two versions of a series,
+    /// or two series. A workload measured once has nothing to follow.
+    pub fn followed(&self) -> bool {
+        self.metrics.iter().any(|m| {
+            let mut seen: Vec<(usize, &Version)> = Vec::new();
+            for p in &m.points {
+                if !seen.iter().any(|(s, v)| *s == p.series && *v == &p.version) {
+                    seen.push((p.series, &p.version));
+                }
+                if seen.len() > 1 {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+}
+
+/// The title of a workload: the model as its file names it, the test or
+/// the lengths, and the concurrency and rate asked for.
+pub fn title_of(w: &Workload) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(m) = &w.model {
+        parts.push(m.clone());
+    }
+    if let Some(t) = &w.test {
+        parts.push(t.clone());
+    }
+    let tokens = |[i, o]: [f64; 2]| {
+        format!(
+            "{} in, {} out",
+            crate::figures::number(i.round()),
+            crate::figures::number(o.round())
+        )
+    };
+    match (w.requested, w.lengths) {
+        ([Some(i), Some(o)], _) => parts.push(tokens([i, o])),
+        (_, [Some(i), Some(o)]) => parts.push(tokens([i, o])),
+        _ => {}
+    }
+    for (what, v) in &w.parts {
+        match what.as_str() {
+            "asked for" => parts.push(v.clone()),
+            "rate" if v == "unlimited" => parts.push("rate unlimited".to_string()),
+            "rate" => parts.push(v.clone()),
+            _ => {}
+        }
+    }
+    if parts.is_empty() {
+        parts.push("a workload".to_string());
+    }
+    parts.join(" · ")
+}
+
+/// The sources of the trends of `runs` (sorted by id, as the model has
+/// them): each setup of a run that result files measured, at a version
+/// (that parses) of an engine of `site`, with what `marks(run, setup)`
+/// says the checks flag of it and its version as `spell(engine, version)`
+/// spells it (`engine` an index of `site.engines`); and for each source,
+/// its (run, setup). A site whose runs hold no result rows pays one pass
+/// over its runs.
+pub fn sources(
+    site: &Site,
+    runs: &[Arc<Run>],
+    marks: &dyn Fn(usize, usize) -> Vec<Flag>,
+    spell: &dyn Fn(usize, Version) -> Version,
+) -> (Vec<Source>, Vec<(usize, usize)>) {
+    let metrics = trend_metrics();
+    let engine_at: HashMap<&str, usize> = site
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), i))
+        .collect();
+    let mut sources: Vec<Source> = Vec::new();
+    let mut at: Vec<(usize, usize)> = Vec::new();
+    for (r, run) in runs.iter().enumerate() {
+        if run.results.iter().all(|s| s.rows.is_empty()) {
+            continue;
+        }
+        let hardware = super::hardware_of(run);
+        for (i, setup) in run.setups.iter().enumerate() {
+            let Some(&e) = engine_at.get(setup.engine.as_str()) else {
+                continue;
+            };
+            let Some(version) = setup
+                .version
+                .as_deref()
+                .and_then(|v| Version::parse(v).ok())
+            else {
+                continue;
+            };
+            let mut measurements = Vec::new();
+            let mut tool = None;
+            for s in run.results.iter().filter(|s| s.setup == Some(i)) {
+                for (row, context) in s.rows.iter().zip(super::contexts_of(s)) {
+                    tool = tool.or_else(|| row.get("tool").map(str::to_string));
+                    measurements.push(Measurement::of_row(
+                        row,
+                        format!("{}/{}", run.id, s.path),
+                        context,
+                        &metrics,
+                        hardware,
+                    ));
+                }
+            }
+            if measurements.is_empty() {
+                continue;
+            }
+            sources.push(Source {
+                engine: setup.engine.clone(),
+                engine_name: site.engines[e].name.clone(),
+                version: spell(e, version),
+                run: run.id.clone(),
+                setup: setup.name(),
+                client: run.client.clone().or(tool),
+                flags: setup.flags.clone(),
+                marks: marks(r, i),
+                measurements,
+            });
+            at.push((r, i));
+        }
+    }
+    (sources, at)
+}
+
+/// The addresses of the trends the site follows ([`Trend::followed`]), in
+/// their order: each title as a URL segment (`1,000 out` is `1000-out`),
+/// a second workload of one title `-2`, and so on.
+pub fn slugs(trends: &[Trend]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    trends
+        .iter()
+        .filter(|t| t.followed())
+        .map(|t| {
+            let b: Vec<char> = t.title.chars().collect();
+            let plain: String = b
+                .iter()
+                .enumerate()
+                .filter(|&(i, c)| {
+                    !(*c == ','
+                        && i > 0
+                        && b[i - 1].is_ascii_digit()
+                        && b.get(i + 1).is_some_and(char::is_ascii_digit))
+                })
+                .map(|(_, c)| *c)
+                .collect();
+            let base = urls::segment(&plain);
+            let n = seen.entry(base.clone()).or_default();
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}-{n}")
+            }
+        })
+        .collect()
+}
+
+/// The trends of `sources`: every workload some source measured, each with
+/// its series, points and changes, in order of title. Workloads measured
+/// once are kept (see [`Trend::followed`]).
+pub fn trends(sources: &[Source]) -> Vec<Trend> {
+    let metrics = trend_metrics();
+    // Each workload's representative, its members as (source,
+    // measurement), and the workloads by exact part.
+    let mut reps: Vec<Workload> = Vec::new();
+    let mut members: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (s, src) in sources.iter().enumerate() {
+        for (k, m) in src.measurements.iter().enumerate() {
+            if m.values.iter().all(Option::is_none) {
+                continue;
+            }
+            let found = by_key.get(m.workload.exact.as_str()).and_then(|ws| {
+                ws.iter()
+                    .copied()
+                    .find(|&w| reps[w].same_measure(&m.workload))
+            });
+            let w = match found {
+                Some(w) => {
+                    // The settings every member recorded, so that a later
+                    // member is held to them all.
+                    for (key, v) in &m.workload.settings {
+                        if !reps[w].settings.iter().any(|(k2, _)| k2 == key) {
+                            reps[w].settings.push((key.clone(), v.clone()));
+                            reps[w].settings.sort();
+                        }
+                    }
+                    w
+                }
+                None => {
+                    reps.push(m.workload.clone());
+                    members.push(Vec::new());
+                    by_key
+                        .entry(m.workload.exact.as_str())
+                        .or_default()
+                        .push(reps.len() - 1);
+                    reps.len() - 1
+                }
+            };
+            members[w].push((s, k));
+        }
+    }
+    let mut out: Vec<Trend> = reps
+        .into_iter()
+        .zip(members)
+        .map(|(rep, members)| trend_of(rep, &members, sources, &metrics))
+        .collect();
+    // Titles alike: the settings tell them apart.
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for t in &out {
+        *count.entry(t.title.clone()).or_default() += 1;
+    }
+    for t in &mut out {
+        if count[&t.title] > 1 && !t.workload.settings.is_empty() {
+            let s: Vec<String> = t
+                .workload
+                .settings
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            t.title = format!("{} · {}", t.title, s.join(", "));
+        }
+    }
+    out.sort_by(|a, b| {
+        a.title
+            .cmp(&b.title)
+            .then_with(|| a.workload.exact.cmp(&b.workload.exact))
+            .then_with(|| a.sources.cmp(&b.sources))
+    });
+    out
+}
+
+/// The trend of one workload: its members as (source, measurement).
+fn trend_of(
+    mut rep: Workload,
+    members: &[(usize, usize)],
+    sources: &[Source],
+    metrics: &[Metric],
+) -> Trend {
+    // A model named with its size class unknown (`?B`) gives way to a
+    // member's that knows it.
+    if rep.model.as_deref().is_some_and(|m| m.contains('?')) {
+        if let Some(m) = members
+            .iter()
+            .filter_map(|&(s, k)| sources[s].measurements[k].workload.model.as_ref())
+            .find(|m| !m.contains('?'))
+        {
+            rep.model = Some(m.clone());
+        }
+    }
+    // The series: engine and place.
+    let mut series: Vec<(String, String, Series)> = Vec::new();
+    let mut series_of: Vec<usize> = Vec::with_capacity(members.len());
+    for &(s, k) in members {
+        let w = &sources[s].measurements[k].workload;
+        let key = (sources[s].engine.clone(), w.place());
+        let i = match series
+            .iter()
+            .position(|(e, p, _)| *e == key.0 && *p == key.1)
+        {
+            Some(i) => i,
+            None => {
+                series.push((
+                    key.0,
+                    key.1,
+                    Series {
+                        engine: sources[s].engine.clone(),
+                        engine_name: sources[s].engine_name.clone(),
+                        place: w.place_words(),
+                    },
+                ));
+                series.len() - 1
+            }
+        };
+        series_of.push(i);
+    }
+    let mut order: Vec<usize> = (0..series.len()).collect();
+    order.sort_by(|&a, &b| (&series[a].0, &series[a].1).cmp(&(&series[b].0, &series[b].1)));
+    let mut rank = vec![0; series.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    let series_list: Vec<Series> = order.iter().map(|&i| series[i].2.clone()).collect();
+    let mut used_sources: Vec<usize> = members.iter().map(|&(s, _)| s).collect();
+    used_sources.sort_unstable();
+    used_sources.dedup();
+    let mut trends = Vec::new();
+    for (k, metric) in metrics.iter().enumerate() {
+        // Each (series, source)'s measurements of this metric: a point.
+        let mut points: Vec<Point> = Vec::new();
+        let mut at: HashMap<(usize, usize), usize> = HashMap::new();
+        for (&(s, m), &ser) in members.iter().zip(&series_of) {
+            let meas = &sources[s].measurements[m];
+            let Some(v) = meas
+                .values
+                .get(k)
+                .copied()
+                .flatten()
+                .filter(|v| v.is_finite())
+            else {
+                continue;
+            };
+            let spread = meas.spreads.get(k).copied().flatten();
+            let i = *at.entry((rank[ser], s)).or_insert_with(|| {
+                points.push(Point {
+                    series: rank[ser],
+                    version: sources[s].version.clone(),
+                    source: s,
+                    value: 0.0,
+                    low: 0.0,
+                    high: 0.0,
+                    n: 0,
+                    std: None,
+                    flags: sources[s].marks.clone(),
+                    values: Vec::new(),
+                });
+                points.len() - 1
+            });
+            points[i].values.push((v, spread));
+        }
+        if points.is_empty() {
+            continue;
+        }
+        for p in &mut points {
+            if let Some(sp) = Spread::of(&p.values) {
+                (p.value, p.low, p.high, p.n, p.std) = (sp.mean, sp.min, sp.max, sp.n, sp.std);
+            }
+        }
+        points.sort_by(|a, b| {
+            (a.series, &a.version, &sources[a.source].run).cmp(&(
+                b.series,
+                &b.version,
+                &sources[b.source].run,
+            ))
+        });
+        let changes = changes_of(&points, sources, metric);
+        trends.push(MetricTrend {
+            metric: metric.clone(),
+            points,
+            changes,
+        });
+    }
+    Trend {
+        title: title_of(&rep),
+        workload: rep,
+        series: series_list,
+        metrics: trends,
+        sources: used_sources,
+    }
+}
+
+/// Each version's value of each series of `points` (sorted by series,
+/// then version): (series, version, its value, the points it is of). A
+/// version's value is of its points the checks flag least: those no
+/// check flags, where there are some (a run that lost requests is not
+/// averaged in with one that did not).
+fn version_values(points: &[Point]) -> Vec<(usize, Version, Spread, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < points.len() {
+        let mut j = i;
+        while j < points.len()
+            && points[j].series == points[i].series
+            && points[j].version == points[i].version
+        {
+            j += 1;
+        }
+        let group = &points[i..j];
+        let least = group.iter().map(|p| p.flags.len()).min().unwrap_or(0);
+        let used: Vec<&Point> = group.iter().filter(|p| p.flags.len() == least).collect();
+        let values: Vec<(f64, Option<f64>)> =
+            used.iter().flat_map(|p| p.values.iter().copied()).collect();
+        if let Some(value) = Spread::of(&values) {
+            let sources = used.iter().map(|p| p.source).collect();
+            out.push((points[i].series, points[i].version.clone(), value, sources));
+        }
+        i = j;
+    }
+    out
+}
+
+impl MetricTrend {
+    /// The line of series `s`: each version's value (of its points the
+    /// checks flag least) with its noise, in version order, as its
+    /// changes are judged.
+    pub fn line(&self, s: usize) -> Vec<(Version, Spread)> {
+        version_values(&self.points)
+            .into_iter()
+            .filter(|v| v.0 == s)
+            .map(|v| (v.1, v.2))
+            .collect()
+    }
+}
+
+/// The changes between consecutive versions of each series of `points`
+/// (sorted by series, then version).
+fn changes_of(points: &[Point], sources: &[Source], metric: &Metric) -> Vec<TrendChange> {
+    let mut out = Vec::new();
+    let values = version_values(points);
+    for pair in values.windows(2) {
+        let ((ps, pv, before, from), (s, v, after, to)) = (&pair[0], &pair[1]);
+        if ps != s {
+            continue;
+        }
+        if let Some(ch) = change(before, after, metric, None) {
+            out.push(TrendChange {
+                series: *s,
+                from: pv.clone(),
+                to: v.clone(),
+                before: *before,
+                after: *after,
+                change: ch,
+                not_comparable: differences(from, to, sources),
+                from_sources: from.clone(),
+                to_sources: to.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// How the setups of `a` and `b` differ beyond the engine version, where
+/// all of them record it: the client, the launch flags. `None` where they
+/// do not.
+fn differences(a: &[usize], b: &[usize], sources: &[Source]) -> Option<String> {
+    let mut why = Vec::new();
+    let field = |what: &str, get: &dyn Fn(&Source) -> Option<&str>, why: &mut Vec<String>| {
+        let mut seen: Vec<&str> = Vec::new();
+        for &s in a.iter().chain(b) {
+            if let Some(v) = get(&sources[s]).map(str::trim).filter(|v| !v.is_empty()) {
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+            }
+        }
+        if seen.len() > 1 {
+            why.push(format!("{what}: {}", seen.join(" against ")));
+        }
+    };
+    field("another client", &|s| s.client.as_deref(), &mut why);
+    field("other launch flags", &|s| s.flags.as_deref(), &mut why);
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
+#[cfg(test)]
+mod tests;
