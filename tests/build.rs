@@ -783,9 +783,9 @@ fn the_runs_index_lists_newest_first_with_the_findings_and_engines_of_each_run()
     let list = section(&html, "<ul class=\"run-list\" id=\"run-list\">", "</ul>");
     assert_eq!(
         text(list),
-        "alpha sweep 2 September 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 no finding cites it, and it shows none \
-         Zeta sweep 2 September 2026 · vLLM 0.28, 0.30; SGLang; tool-eval-bench · Qwen3-8B · RTX 5090 cited by F9 \
-         Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 cited by F7, F9"
+        "alpha sweep 2 September 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 · vllm bench serve no finding cites it, and it shows none \
+         Zeta sweep 2 September 2026 · vLLM 0.28, 0.30; SGLang; tool-eval-bench · Qwen3-8B · RTX 5090 · vllm bench serve cited by F9 \
+         Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 · vllm bench serve cited by F7, F9"
     );
     // The F-numbers link the findings' pages, never as #7.
     let cache = section(list, "Cache size per start", "</li>");

@@ -124,7 +124,7 @@ fn version() {
         &[
             ("a-word", false),
             ("empty", false),
-            ("llama-cpp-build-number", false),
+            ("llama-cpp-build-number", true),
             ("local-label", false),
             ("not-utf8", false),
             ("nul-only", false),

@@ -363,7 +363,7 @@ fn lint_reads_the_recorded_runs() {
     );
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["runs"].as_array().unwrap().len(), 20);
-    assert_eq!(v["flagged"], 9);
+    assert_eq!(v["flagged"], 10);
 }
 
 /// `findings compare` on the recorded runs of one workload: vLLM 0.28's

@@ -447,8 +447,14 @@ fn search_words(out: &Path) -> (serde_json::Value, BTreeMap<String, Vec<(u64, u6
         serde_json::from_str(&read(out, "search-index.json")).unwrap();
     let mut words = BTreeMap::new();
     for e in std::fs::read_dir(out.join("search-index")).unwrap() {
+        let path = e.unwrap().path();
+        // The runs' and workloads' index has folders of its own here
+        // (docs/, entries/); the findings' shards are the files.
+        if path.is_dir() {
+            continue;
+        }
         let shard: BTreeMap<String, Vec<u64>> =
-            serde_json::from_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         for (w, coded) in shard {
             let mut id = 0;
             let postings = coded

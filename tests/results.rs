@@ -684,7 +684,7 @@ fn aiperf_schema_1_with_version_adjusted_percentiles_and_a_cancelled_run() {
 
 // ---------------------------------------------------------------- llama-bench
 
-const LLAMA_HEADER: &str = "source,tool,tool_version,engine,version,model,n_prompt,n_gen,n_depth,tokens_per_s,tokens_per_s_std,backends,flash_attn";
+const LLAMA_HEADER: &str = "source,tool,tool_version,engine,version,model,test,n_prompt,n_gen,n_depth,tokens_per_s,tokens_per_s_std,backends,flash_attn,model_params";
 
 #[test]
 fn llama_bench_json_jsonl_and_csv_read_alike() {
@@ -697,8 +697,8 @@ fn llama_bench_json_jsonl_and_csv_read_alike() {
         lines(&json.results.to_csv()),
         [
             LLAMA_HEADER,
-            "bench.json,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,0,0,4266.666667,17.75,CUDA,0",
-            "bench.json,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,0,128,0,119.844681,0.699739,CUDA,0",
+            "bench.json,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,pp512,512,0,0,4266.666667,17.75,CUDA,0,7615616512",
+            "bench.json,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,tg128,0,128,0,119.844681,0.699739,CUDA,0,7615616512",
         ]
     );
     assert_eq!(
@@ -713,8 +713,8 @@ fn llama_bench_json_jsonl_and_csv_read_alike() {
     assert_eq!(
         lines(&jsonl.results.to_csv())[1..],
         [
-            "bench.jsonl,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,0,128,0,119.844681,0.699739,CUDA,0",
-            "bench.jsonl,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,128,4096,515.5,2.25,CUDA,1",
+            "bench.jsonl,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,tg128,0,128,0,119.844681,0.699739,CUDA,0,7615616512",
+            "bench.jsonl,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,pp512+tg128 @ d4096,512,128,4096,515.5,2.25,CUDA,1,7615616512",
         ]
     );
     let csv = read("llama_bench/bench.csv");
@@ -722,8 +722,8 @@ fn llama_bench_json_jsonl_and_csv_read_alike() {
     assert_eq!(
         lines(&csv.results.to_csv())[1..],
         [
-            "bench.csv,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,0,0,4266.666667,17.75,CUDA,0",
-            "bench.csv,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,512,128,4096,515.5,2.25,CUDA,1",
+            "bench.csv,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,pp512,512,0,0,4266.666667,17.75,CUDA,0,7615616512",
+            "bench.csv,llama-bench,b6012,llama.cpp,b6012,models/Qwen2.5-7B-Instruct-Q4_K_M.gguf,pp512+tg128 @ d4096,512,128,4096,515.5,2.25,CUDA,1,7615616512",
         ]
     );
 }
@@ -750,8 +750,8 @@ fn llama_bench_old_build_with_backend_flags() {
     assert_eq!(
         lines(&f.results.to_csv()),
         [
-            "source,tool,tool_version,engine,version,model,n_prompt,n_gen,tokens_per_s,tokens_per_s_std,backends,flash_attn",
-            "old-backend-flags.jsonl,llama-bench,b2990,llama.cpp,b2990,models/llama-2-7b.Q4_0.gguf,0,128,142.25,0.5,\"CUDA,BLAS\",0",
+            "source,tool,tool_version,engine,version,model,test,n_prompt,n_gen,tokens_per_s,tokens_per_s_std,backends,flash_attn,model_params",
+            "old-backend-flags.jsonl,llama-bench,b2990,llama.cpp,b2990,models/llama-2-7b.Q4_0.gguf,tg128,0,128,142.25,0.5,\"CUDA,BLAS\",0,6738415616",
         ]
     );
 }

@@ -225,14 +225,14 @@ fn llama_bench_tables_with_their_build_lines_depths_and_settings() {
     assert_eq!(
         csv(&f),
         [
-            "source,report,tool,tool_version,engine,version,model,n_prompt,n_gen,n_depth,tokens_per_s,tokens_per_s_std,backends,flash_attn,settings",
-            "llama-bench-two-tables.md,lines 10–16,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,512,0,,10987.44,52.31,CUDA,,ngl=99",
-            "llama-bench-two-tables.md,lines 10–16,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,2048,0,,9871.02,11.9,CUDA,,ngl=99",
-            "llama-bench-two-tables.md,lines 10–16,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,0,128,,158.63,0.21,CUDA,,ngl=99",
-            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,512,0,4096,7210.16,30.02,CUDA,0,\"ngl=99, n_batch=512\"",
-            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,512,0,4096,8633.7,21.47,CUDA,1,\"ngl=99, n_batch=512\"",
-            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,0,128,4096,141.09,0.88,CUDA,1,\"ngl=99, n_batch=2048\"",
-            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,512,128,,1795.37,4.02,CUDA,1,\"ngl=99, n_batch=2048\"",
+            "source,report,tool,tool_version,engine,version,model,test,n_prompt,n_gen,n_depth,tokens_per_s,tokens_per_s_std,backends,flash_attn,settings,model_params",
+            "llama-bench-two-tables.md,lines 10–16,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,pp512,512,0,,10987.44,52.31,CUDA,,ngl=99,7250000000",
+            "llama-bench-two-tables.md,lines 10–16,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,pp2048,2048,0,,9871.02,11.9,CUDA,,ngl=99,7250000000",
+            "llama-bench-two-tables.md,lines 10–16,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,tg128,0,128,,158.63,0.21,CUDA,,ngl=99,7250000000",
+            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,pp512 @ d4096,512,0,4096,7210.16,30.02,CUDA,0,\"ngl=99, n_batch=512\",7250000000",
+            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,pp512 @ d4096,512,0,4096,8633.7,21.47,CUDA,1,\"ngl=99, n_batch=512\",7250000000",
+            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,tg128 @ d4096,0,128,4096,141.09,0.88,CUDA,1,\"ngl=99, n_batch=2048\",7250000000",
+            "llama-bench-two-tables.md,lines 20–27,llama-bench,b4521,llama.cpp,b4521,llama 7B Q4_K - Medium,pp512+tg128,512,128,,1795.37,4.02,CUDA,1,\"ngl=99, n_batch=2048\",7250000000",
         ]
     );
     assert!(facts(&f).contains(

@@ -457,9 +457,10 @@ fn the_runs_index_gives_each_run_its_figure_flags_and_findings() {
     let list = text(&list[..list.find("</ul>").unwrap()]);
     assert_eq!(
         list,
-        "vLLM 0.30.0 under vllm bench serve, Qwen3-8B 1 October 2026 · vLLM 0.30 · Qwen3-8B \
+        "vLLM 0.30.0 under vllm bench serve, Qwen3-8B 1 October 2026 · vLLM 0.30 · Qwen3-8B · vllm bench serve \
+         Qwen3-8B · 88 in, 1,000 out · 4 at once · rate unlimited \
          Output throughput 421.1 tok/s ran ≤ 2 of 4 shows F7 \
-         Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 cited by F7"
+         Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 · vllm bench serve cited by F7"
     );
     assert!(html.contains("<a class=\"figure-flag\" href=\"../runs/vllm-run/#check-concurrency-achieved\">ran ≤ 2 of 4</a>"));
     assert!(html.contains("<span class=\"run-shows\">shows <a href=\"../findings/cache-size/\" title=\"The cache size changed between starts\">F7</a></span>"));
