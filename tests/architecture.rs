@@ -47,12 +47,13 @@ const LAYERS: &[&[&str]] = &[
     // The pipeline that runs the stages.
     &["pipeline"],
     // Commands and tools over the pipeline.
-    &["serve", "authoring", "init", "audit", "import", "fuzz"],
+    &["serve", "authoring", "init", "audit", "import"],
     // `findings lint`, and `findings trends` (the model's trends, said as
     // audit says its report).
     &["lint", "trends"],
-    // `findings compare` reads runs and files as lint does.
-    &["compare_inputs"],
+    // (What `findings compare` reads, runs and files as lint does, is the
+    // binary's: `src/main/compare/inputs.rs`. What the fuzz targets run is
+    // theirs: `fuzz/checks.rs`, included by `tests/fuzz_regressions.rs`.)
 ];
 
 /// The longest a source file may be, in lines.

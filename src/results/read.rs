@@ -243,7 +243,7 @@ fn read_pasted(name: &str, text: &str, warnings: Vec<Warning>) -> Result<ResultF
 /// The console reports of `text` that one reader reads, each as [`read`]
 /// reads a report of a paste (the other tools' reports are left aside,
 /// their lines read as the lines between reports): what the fuzz target
-/// of each reader runs (`src/fuzz.rs`).
+/// of each reader runs (`fuzz/checks.rs`).
 pub fn read_reports_of(reader: Reader, name: &str, text: &str) -> Result<Vec<Report>, ReadError> {
     console::scan_with(name, text, Some(reader))
         .into_iter()

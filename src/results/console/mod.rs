@@ -115,7 +115,7 @@ pub(crate) fn first_format(text: &str) -> Option<Format> {
 }
 
 /// The readers, one per module of this folder: what one fuzz target each
-/// aims at (`src/fuzz.rs`, [`super::read_reports_of`]).
+/// aims at (`fuzz/checks.rs`, [`super::read_reports_of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reader {
     /// `vllm.rs`: `vllm bench serve`, `throughput` and `latency`.
