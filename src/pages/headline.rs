@@ -560,6 +560,11 @@ fn reconcile(run: &Run, source: &ResultSource, row: &ResultRow) -> Option<String
             .find_map(|f| f.number.filter(|x| positive(*x)).map(|x| (x, f)))
     };
     let (server, fact) = number("server_output_throughput")?;
+    // A result read from the server's counters themselves (a folder
+    // without a client's file) is that figure, not a second one.
+    if row.get("source") == Some(fact.source.as_str()) {
+        return None;
+    }
     let (server_tokens, _) = number("server_output_tokens")?;
     let server_window = server_tokens / server;
     let file = |l: Link| {

@@ -55,6 +55,9 @@ pub(crate) struct Boot {
     /// A digest of the arguments the start printed, and the line that
     /// printed them (the last start's, in a log of several).
     pub start_args: Option<(String, usize)>,
+    /// The model the start was given: vLLM's `'model'` of its non-default
+    /// args, SGLang's `'model_path'` of its `server_args`.
+    pub model: Option<String>,
 }
 
 /// Whether `line` is a start's dump of its arguments, which names settings
@@ -162,6 +165,12 @@ pub(crate) fn read(text: &str) -> Boot {
         if is_args_dump(line) {
             if let Some(a) = args_text(line) {
                 b.start_args = Some((digest(&a), n + 1));
+            }
+            if let Some(m) = dict_value(line, "model").or_else(|| dict_value(line, "model_path")) {
+                let m = m.trim_matches(|c| c == '\'' || c == '"').trim();
+                if !m.is_empty() {
+                    b.model = Some(m.to_string());
+                }
             }
             if line.contains("server_args=") {
                 b.prefix_cache = dict_value(line, "disable_radix_cache").map(|v| v != "True");

@@ -27,6 +27,7 @@ pub fn tools() -> Vec<&'static Keys> {
         &llama_bench::KEYS,
         &guidellm::KEYS,
         &inferlint::SERIES,
+        &inferlint::COUNTERS,
     ];
     all.extend(console::keys());
     all

@@ -233,8 +233,113 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
         series_file,
         boot.as_ref(),
     );
+    if folder.files.is_empty() {
+        if let Some(file) = counters_result(&folder, &snaps, boot.as_ref()) {
+            folder.files.push(file?);
+        }
+    }
     fill_engine(&mut folder);
     Ok(folder)
+}
+
+/// The keys of the result a run folder without a client's file gets from
+/// the server's own counters (see [`counters_result`]).
+pub(super) static COUNTERS: Keys = Keys {
+    tool: COUNTERS_TOOL,
+    results: &[
+        (R::Model, From::Derived("the boot log's model (vLLM's `'model'` of its non-default args, SGLang's `'model_path'`)")),
+        (R::Completed, From::Derived("after minus before of the requests counter (vLLM `vllm:request_success_total`, SGLang `sglang:num_requests_total`, every label summed)")),
+        (R::InputTokens, From::Derived("after minus before of `vllm:prompt_tokens_total` (SGLang `sglang:prompt_tokens_total`)")),
+        (R::OutputTokens, From::Derived("after minus before of `vllm:generation_tokens_total` (SGLang `sglang:generation_tokens_total`)")),
+        (R::DurationS, From::Derived("the monotonic time between the two snapshots (the wall clock's without it): a window that holds the run and the moments around it")),
+        (R::OutputThroughput, From::Derived("`output_tokens` / `duration_s`")),
+        (R::RequestThroughput, From::Derived("`completed` / `duration_s`")),
+        (R::MaxConcurrency, From::Derived("`completed`, where the series shows the server holding every request of the run at once (the most `running` + `waiting` of one sample equals `completed`): all were sent at once; else empty")),
+        (R::RequestRate, From::Derived("`inf` on the same condition (all sent at once); else empty")),
+    ],
+    requests: &[],
+    series: &[],
+};
+
+const COUNTERS_TOOL: &str = "the server's counters";
+
+/// Where a folder holds no client's result file but both snapshots: one
+/// result row from the server's own counters, after minus before (output
+/// and prompt tokens, completed requests) over the time between the
+/// snapshots, so that a recording without a bench file still measures its
+/// workload. Its tool says where the figures came from: a trend never
+/// compares them with a client's as if one client had measured both (the
+/// window between snapshots is longer than the client's). `None` where
+/// the engine has no such counters or nothing was generated.
+fn counters_result(
+    folder: &RunFolder,
+    snaps: &[Snapshot<'_>],
+    boot: Option<&(&str, bootlog::Boot)>,
+) -> Option<Result<ResultFile, ReadError>> {
+    let (before, after) = (snaps.first()?, snaps.last()?);
+    if snaps.len() < 2 {
+        return None;
+    }
+    let engine = folder.fact("engine")?.value.as_ref()?.as_text()?;
+    let [gen, prompt, requests] = match engine {
+        "vllm" => [
+            "vllm:generation_tokens_total",
+            "vllm:prompt_tokens_total",
+            "vllm:request_success_total",
+        ],
+        "sglang" => [
+            "sglang:generation_tokens_total",
+            "sglang:prompt_tokens_total",
+            "sglang:num_requests_total",
+        ],
+        _ => return None,
+    };
+    let delta = |name: &str| {
+        let (x, y) = (before.scrape.sum(name)?, after.scrape.sum(name)?);
+        (y >= x).then_some(y - x)
+    };
+    let secs = match (after.mono_ns, before.mono_ns) {
+        (Some(y), Some(x)) => (y - x) / 1e9,
+        _ => after.wall? - before.wall?,
+    };
+    let (tokens, completed) = (delta(gen)?, delta(requests)?);
+    if !(tokens > 0.0 && completed > 0.0 && secs > 0.0) {
+        return None;
+    }
+    let mut row = Row::default();
+    row.set_text(R::Model, boot.and_then(|(_, b)| b.model.as_deref()));
+    row.set_num(R::Completed, Some(completed));
+    row.set_num(R::InputTokens, delta(prompt));
+    row.set_num(R::OutputTokens, Some(tokens));
+    row.set_num(R::DurationS, Some(secs));
+    row.set_num(R::OutputThroughput, Some(tokens / secs));
+    row.set_num(R::RequestThroughput, Some(completed / secs));
+    let held = folder
+        .series
+        .rows
+        .iter()
+        .filter_map(|r| Some(r.num(S::Running)? + r.num(S::Waiting)?))
+        .fold(f64::NAN, f64::max);
+    if held == completed {
+        row.set_num(R::MaxConcurrency, Some(completed));
+        row.set_num(R::RequestRate, Some(f64::INFINITY));
+    }
+    let mut results = Table::default();
+    results.push(row);
+    let out = super::file::Out {
+        tool: COUNTERS_TOOL,
+        tool_version: None,
+        results,
+        requests: Table::default(),
+        facts: Vec::new(),
+        warnings: Vec::new(),
+    };
+    Some(super::read::finish(
+        after.file,
+        Format::InferlintSnapshot,
+        out,
+        Vec::new(),
+    ))
 }
 
 fn warning(file: &str, message: &str) -> Warning {

@@ -4,7 +4,8 @@
 //! others; a paste's: `console/`) and adds what every file shares
 //! (`finish`). The one place that names every reader of a file, so it
 //! stands above them; `inferlint.rs` reads the client's files of a run
-//! folder through [`read_input`].
+//! folder through [`read_input`], and finishes the result it makes of the
+//! server's counters with [`finish`].
 
 use super::console::{self, Reader};
 use super::detect::{self, Input};
@@ -112,7 +113,7 @@ pub(super) fn read_input(
 /// Adds what every file shares: each row's source and tool, and the facts
 /// read off the rows (engine, version, model, the settings asked for, the
 /// failed requests), in a fixed order.
-fn finish(
+pub(super) fn finish(
     name: &str,
     format: Format,
     mut out: Out,
