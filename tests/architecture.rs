@@ -508,7 +508,7 @@ fn results_uses(code: &str, me: &[String], known: &BTreeSet<Vec<String>>) -> BTr
                 continue;
             }
             "self" => resolve(me.to_vec(), after, known, &mut out),
-            w if children.contains(w) => resolve(me.to_vec(), &rest, known, &mut out),
+            w if children.contains(w) => resolve(me.to_vec(), rest, known, &mut out),
             _ => {}
         }
         i += word_len + 2;
