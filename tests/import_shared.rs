@@ -333,7 +333,7 @@ fn lint_reads_the_recorded_runs() {
     let all = common::run_in(&bundled, &["lint", runs.to_str().unwrap()]);
     assert_eq!(all.code, 1, "{}{}", all.stdout, all.stderr);
     assert!(
-        all.stdout.ends_with("\nfindings lint: 8 of 20 runs flagged: concurrency-achieved (8 runs), no-lost-requests (1 run); the runs show F5 (running-limit-lowered) in 1 run, F8 (preemptions-unlogged) in 6 runs, F10 (pauses-uncounted) in 1 run, F11 (counter-moves-on-completion) in 8 runs\n"),
+        all.stdout.ends_with("\nfindings lint: 9 of 20 runs flagged: concurrency-achieved (9 runs), no-lost-requests (1 run); the runs show F5 (running-limit-lowered) in 1 run, F8 (preemptions-unlogged) in 6 runs, F10 (pauses-uncounted) in 1 run, F11 (counter-moves-on-completion) in 8 runs\n"),
         "{}",
         all.stdout
     );

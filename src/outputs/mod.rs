@@ -91,7 +91,7 @@ pub(crate) fn write<O: Output>(
     out.write(urls::FILTERS, &browse::filters(model))?;
     n += 1;
     // The workloads followed across versions, for scripts.
-    out.write(urls::WORKLOADS_JSON, workloads::file(model).as_bytes())?;
+    workloads::write(model, out)?;
     n += 1;
     for (w, f) in model.trends.followed.iter().enumerate() {
         out.write(

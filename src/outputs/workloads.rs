@@ -12,6 +12,7 @@
 
 use crate::compare::trend::{Kind, Point};
 use crate::model::{Model, Picked};
+use crate::sink::{Output, WriteError};
 use crate::urls;
 use serde_json::{json, Value};
 
@@ -26,112 +27,124 @@ fn flags(p: &Point) -> Vec<&str> {
 
 /// The workloads `picked` of `model`'s trends as JSON.
 pub fn json(model: &Model, picked: &[Picked]) -> Value {
+    let workloads: Vec<Value> = picked.iter().map(|p| workload(model, p)).collect();
+    json!({"schema_version": SCHEMA_VERSION, "workloads": workloads})
+}
+
+/// One workload of `workloads.json`: its parts, series and metrics, with
+/// the points and changes `p` picks.
+fn workload(model: &Model, p: &Picked) -> Value {
     let t = &model.trends;
     let base = &model.site.base_url;
-    let workloads: Vec<Value> = picked
+    let f = &t.followed[p.workload];
+    let series: Vec<Value> = f
+        .trend
+        .series
         .iter()
-        .map(|p| {
-            let f = &t.followed[p.workload];
-            let series: Vec<Value> = f
-                .trend
-                .series
+        .map(|s| json!({"engine": s.engine, "name": s.name(), "place": s.place}))
+        .collect();
+    let about: Vec<Value> = f
+        .trend
+        .workload
+        .about()
+        .into_iter()
+        .map(|(what, value, how)| json!({"part": what, "value": value, "matched": how}))
+        .collect();
+    let metrics: Vec<Value> = p
+        .metrics
+        .iter()
+        .map(|(m, points, changes)| {
+            let mt = &f.trend.metrics[*m];
+            let points: Vec<Value> = points
                 .iter()
-                .map(|s| json!({"engine": s.engine, "name": s.name(), "place": s.place}))
-                .collect();
-            let about: Vec<Value> = f
-                .trend
-                .workload
-                .about()
-                .into_iter()
-                .map(|(what, value, how)| json!({"part": what, "value": value, "matched": how}))
-                .collect();
-            let metrics: Vec<Value> = p
-                .metrics
-                .iter()
-                .map(|(m, points, changes)| {
-                    let mt = &f.trend.metrics[*m];
-                    let points: Vec<Value> = points
-                        .iter()
-                        .map(|&i| {
-                            let pt = &mt.points[i];
-                            let src = &t.sources[pt.source];
-                            let run = &model.runs[src.0];
-                            json!({
-                                "engine": f.trend.series[pt.series].engine,
-                                "version": pt.version.as_str(),
-                                "run": run.id,
-                                "setup": run.setups[src.1].name(),
-                                "value": pt.value,
-                                "low": pt.low,
-                                "high": pt.high,
-                                "n": pt.n,
-                                "flags": flags(pt),
-                                "series": pt.series,
-                                "date": run.date.to_string(),
-                                "url": format!("{base}{}", urls::run(&run.id)),
-                            })
-                        })
-                        .collect();
-                    let changes: Vec<Value> = changes
-                        .iter()
-                        .map(|&c| {
-                            let ch = &mt.changes[c];
-                            let cited: Vec<u32> = f.cited[*m][c]
-                                .iter()
-                                .map(|&i| model.findings[i].id)
-                                .collect();
-                            let command = (ch.kind() == Kind::Regression && cited.is_empty())
-                                .then(|| t.new_finding_command((p.workload, *m, c)));
-                            json!({
-                                "from": ch.from.as_str(),
-                                "to": ch.to.as_str(),
-                                "pct": ch.change.pct,
-                                "direction": ch.change.direction.as_str(),
-                                "noise": ch.change.noise.key(),
-                                "comparable": ch.comparable(),
-                                "findings": cited,
-                                "engine": f.trend.series[ch.series].engine,
-                                "series": ch.series,
-                                "kind": ch.kind().words(),
-                                "not_comparable": ch.not_comparable,
-                                "new_finding": command,
-                            })
-                        })
-                        .collect();
+                .map(|&i| {
+                    let pt = &mt.points[i];
+                    let src = &t.sources[pt.source];
+                    let run = &model.runs[src.0];
                     json!({
-                        "metric": mt.metric.name,
-                        "label": mt.metric.label,
-                        "unit": mt.metric.unit,
-                        "higher_is_better": mt.metric.higher_is_better,
-                        "points": points,
-                        "changes": changes,
+                        "engine": f.trend.series[pt.series].engine,
+                        "version": pt.version.as_str(),
+                        "run": run.id,
+                        "setup": run.setups[src.1].name(),
+                        "value": pt.value,
+                        "low": pt.low,
+                        "high": pt.high,
+                        "n": pt.n,
+                        "flags": flags(pt),
+                        "series": pt.series,
+                        "date": run.date.to_string(),
+                        "url": format!("{base}{}", urls::run(&run.id)),
+                    })
+                })
+                .collect();
+            let changes: Vec<Value> = changes
+                .iter()
+                .map(|&c| {
+                    let ch = &mt.changes[c];
+                    let cited: Vec<u32> = f.cited[*m][c]
+                        .iter()
+                        .map(|&i| model.findings[i].id)
+                        .collect();
+                    let command = (ch.kind() == Kind::Regression && cited.is_empty())
+                        .then(|| t.new_finding_command((p.workload, *m, c)));
+                    json!({
+                        "from": ch.from.as_str(),
+                        "to": ch.to.as_str(),
+                        "pct": ch.change.pct,
+                        "direction": ch.change.direction.as_str(),
+                        "noise": ch.change.noise.key(),
+                        "comparable": ch.comparable(),
+                        "findings": cited,
+                        "engine": f.trend.series[ch.series].engine,
+                        "series": ch.series,
+                        "kind": ch.kind().words(),
+                        "not_comparable": ch.not_comparable,
+                        "new_finding": command,
                     })
                 })
                 .collect();
             json!({
-                "id": f.slug,
-                "title": f.trend.title,
-                "url": format!("{base}{}", urls::workload(&f.slug)),
-                "csv": format!("{base}{}", urls::workload_csv(&f.slug)),
-                "workload": about,
-                "series": series,
-                "metrics": metrics,
+                "metric": mt.metric.name,
+                "label": mt.metric.label,
+                "unit": mt.metric.unit,
+                "higher_is_better": mt.metric.higher_is_better,
+                "points": points,
+                "changes": changes,
             })
         })
         .collect();
-    json!({"schema_version": SCHEMA_VERSION, "workloads": workloads})
+    json!({
+        "id": f.slug,
+        "title": f.trend.title,
+        "url": format!("{base}{}", urls::workload(&f.slug)),
+        "csv": format!("{base}{}", urls::workload_csv(&f.slug)),
+        "workload": about,
+        "series": series,
+        "metrics": metrics,
+    })
 }
 
-/// `workloads.json`: every workload the site follows, as [`json`] gives
-/// it, pretty-printed.
-pub fn file(model: &Model) -> String {
+/// Writes `workloads.json`: every workload the site follows, as [`json`]
+/// gives it, compact like `findings.json`, one workload at a time (a site
+/// of ten thousand imported runs follows workloads of thousands of points,
+/// whose JSON values held at once were the build's peak of memory).
+pub fn write<O: Output>(model: &Model, out: &O) -> Result<(), WriteError> {
     let all = model
         .trends
         .select(&model.site, &crate::model::Selection::default())
         .unwrap_or_default();
-    let mut s = serde_json::to_string_pretty(&json(model, &all)).unwrap_or_default();
-    s.push('\n');
-    s
+    out.write_with(urls::WORKLOADS_JSON, |sink| -> Result<(), WriteError> {
+        sink.put(b"{\"schema_version\":")?;
+        sink.json(&SCHEMA_VERSION)?;
+        sink.put(b",\"workloads\":[")?;
+        for (k, p) in all.iter().enumerate() {
+            if k > 0 {
+                sink.put(b",")?;
+            }
+            sink.json(&workload(model, p))?;
+        }
+        sink.put(b"]}\n")
+    })
 }
 
 /// Workload `w`'s points as CSV: one row per point of each metric, with
