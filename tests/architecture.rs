@@ -47,12 +47,13 @@ const LAYERS: &[&[&str]] = &[
     // The pipeline that runs the stages.
     &["pipeline"],
     // Commands and tools over the pipeline.
-    &["serve", "authoring", "init", "audit", "import", "fuzz"],
+    &["serve", "authoring", "init", "audit", "import"],
     // `findings lint`, and `findings trends` (the model's trends, said as
     // audit says its report).
     &["lint", "trends"],
-    // `findings compare` reads runs and files as lint does.
-    &["compare_inputs"],
+    // (What `findings compare` reads, runs and files as lint does, is the
+    // binary's: `src/main/compare/inputs.rs`. What the fuzz targets run is
+    // theirs: `fuzz/checks.rs`, included by `tests/fuzz_regressions.rs`.)
 ];
 
 /// The longest a source file may be, in lines.
@@ -292,4 +293,352 @@ fn the_reader_of_paths_sees_through_comments_and_strings() {
     );
     let want: BTreeSet<String> = ["a", "b", "e", "i"].iter().map(|s| s.to_string()).collect();
     assert_eq!(uses(&code), want);
+}
+
+// Inside `src/results/`: the files stand in layers of their own. The
+// shared layer (the vocabulary, the table, what a file read is) names no
+// reader; the readers build on it; what names every reader (the scan of a
+// paste, the detection of a format, the reading of a file, the documented
+// keys) stands above them. No file imports one above its own, so the
+// folder has no import cycle.
+
+/// The shared layer of `src/results/` (paths under it): what every reader
+/// builds on. A file here may import only files here.
+const RESULTS_SHARED: &[&str] = &[
+    "error.rs",
+    "json.rs",
+    "fields.rs",
+    "dates.rs",
+    "table.rs",
+    "vocabulary.rs",
+    "format.rs",
+    "file.rs",
+    "console/text.rs",
+    "console/context.rs",
+    "console/report.rs",
+];
+
+/// The readers of `src/results/`: of the files the tools write, of a run
+/// folder, and of the console reports people paste.
+const RESULTS_READERS: &[&str] = &[
+    "vllm.rs",
+    "sglang.rs",
+    "trtllm.rs",
+    "genai_perf.rs",
+    "aiperf.rs",
+    "llama_bench.rs",
+    "guidellm.rs",
+    "inferlint.rs",
+    "console/vllm.rs",
+    "console/sglang.rs",
+    "console/trtllm.rs",
+    "console/llama_bench.rs",
+    "console/genai_perf.rs",
+];
+
+fn results_dir() -> PathBuf {
+    src().join("results")
+}
+
+/// The module path of a file of `src/results/` (`console/vllm.rs` →
+/// `results::console::vllm`, `console/mod.rs` → `results::console`).
+fn module_path(rel: &str) -> Vec<String> {
+    let mut m = vec!["results".to_string()];
+    let rel = rel.trim_end_matches(".rs");
+    for part in rel.split('/') {
+        if part != "mod" {
+            m.push(part.to_string());
+        }
+    }
+    m
+}
+
+/// The spans of the inline modules of `code` (`mod tests { … }`), where a
+/// `super::` climbs out of the inline module first, not out of the file.
+fn inline_mods(code: &str) -> Vec<(usize, usize)> {
+    let b = code.as_bytes();
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(k) = code[from..].find("mod ") {
+        let at = from + k;
+        from = at + 4;
+        if at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_') {
+            continue;
+        }
+        let rest = &code[at + 4..];
+        let name_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let after = rest[name_len..].trim_start();
+        if name_len == 0 || !after.starts_with('{') {
+            continue;
+        }
+        let open = code.len() - after.len();
+        let mut depth = 0;
+        let mut end = code.len();
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        spans.push((at, end));
+    }
+    spans
+}
+
+/// Resolves the path that `s` starts with (after its first segment was
+/// taken as `base`), with use groups (`{a, b::c}`), into the modules it
+/// names: it descends while a segment is a module of `known`, and the
+/// module where it stops is the one used (`super::file::Fact` uses
+/// `results::file`; `super::Fact` uses `results`).
+fn resolve(
+    base: Vec<String>,
+    s: &str,
+    known: &BTreeSet<Vec<String>>,
+    out: &mut BTreeSet<Vec<String>>,
+) {
+    let mut cur = base;
+    let mut s = s;
+    loop {
+        if let Some(group) = s.strip_prefix('{') {
+            let mut depth = 0;
+            let mut item_start = 0;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        resolve(cur.clone(), group[item_start..i].trim(), known, out);
+                        return;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        resolve(cur.clone(), group[item_start..i].trim(), known, out);
+                        item_start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return;
+        }
+        let name: String = s
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() || name == "self" {
+            out.insert(cur);
+            return;
+        }
+        let mut next = cur.clone();
+        next.push(name.clone());
+        if !known.contains(&next) {
+            out.insert(cur);
+            return;
+        }
+        cur = next;
+        match s[name.len()..].strip_prefix("::") {
+            Some(rest) => s = rest,
+            None => {
+                out.insert(cur);
+                return;
+            }
+        }
+    }
+}
+
+/// The modules of `src/results/` that `code`, the file at module path
+/// `me`, imports or names: through `crate::results::`, `super::` (out of
+/// its inline modules first), `self::`, and the modules it declares.
+fn results_uses(code: &str, me: &[String], known: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+    let children: BTreeSet<String> = known
+        .iter()
+        .filter(|m| m.len() == me.len() + 1 && m.starts_with(me))
+        .map(|m| m[me.len()].clone())
+        .collect();
+    let inline = inline_mods(code);
+    let b = code.as_bytes();
+    let mut out = BTreeSet::new();
+    let mut i = 0;
+    while i < code.len() {
+        let starts_path =
+            i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':');
+        let rest = &code[i..];
+        if !starts_path || !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let word_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let word = &rest[..word_len];
+        let Some(after) = rest[word_len..].strip_prefix("::") else {
+            i += word_len;
+            continue;
+        };
+        match word {
+            "crate" => {
+                if let Some(r) = after.strip_prefix("results") {
+                    match r.strip_prefix("::") {
+                        Some(r) => resolve(vec!["results".into()], r, known, &mut out),
+                        None => {
+                            out.insert(vec!["results".into()]);
+                        }
+                    }
+                }
+            }
+            "super" => {
+                let mut climbs: usize = 1;
+                let mut r = after;
+                while let Some(more) = r.strip_prefix("super::") {
+                    climbs += 1;
+                    r = more;
+                }
+                let inside = inline.iter().filter(|(a, z)| *a < i && i < *z).count();
+                let up = climbs.saturating_sub(inside);
+                let base = me[..me.len().saturating_sub(up)].to_vec();
+                resolve(base, r, known, &mut out);
+                i = code.len() - r.len();
+                continue;
+            }
+            "self" => resolve(me.to_vec(), after, known, &mut out),
+            w if children.contains(w) => resolve(me.to_vec(), rest, known, &mut out),
+            _ => {}
+        }
+        i += word_len + 2;
+    }
+    out.remove(me);
+    out
+}
+
+/// Each file of `src/results/` (by its path there) and the files it
+/// imports.
+fn results_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let dir = results_dir();
+    let files: Vec<(String, String)> = rust_files(&dir)
+        .into_iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(&dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, code_only(&std::fs::read_to_string(&f).unwrap()))
+        })
+        .collect();
+    let by_module: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|(rel, _)| (module_path(rel), rel.clone()))
+        .collect();
+    let known: BTreeSet<Vec<String>> = by_module.keys().cloned().collect();
+    files
+        .iter()
+        .map(|(rel, code)| {
+            let used = results_uses(code, &module_path(rel), &known)
+                .iter()
+                .filter_map(|m| by_module.get(m).cloned())
+                .collect();
+            (rel.clone(), used)
+        })
+        .collect()
+}
+
+#[test]
+fn results_shared_layer_names_no_reader() {
+    let g = results_graph();
+    for f in RESULTS_SHARED.iter().chain(RESULTS_READERS) {
+        assert!(
+            g.contains_key(*f),
+            "src/results/{f} is listed in tests/architecture.rs but does not exist"
+        );
+    }
+    let mut wrong = Vec::new();
+    for shared in RESULTS_SHARED {
+        for used in &g[*shared] {
+            if !RESULTS_SHARED.contains(&used.as_str()) {
+                let what = if RESULTS_READERS.contains(&used.as_str()) {
+                    "the reader"
+                } else {
+                    ""
+                };
+                wrong.push(
+                    format!("src/results/{shared} uses {what} src/results/{used}")
+                        .replace("  ", " "),
+                );
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "a file of the shared layer of src/results/ (RESULTS_SHARED) may import only files of that layer; move what it needs into the layer, or what it holds above the readers:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn results_files_import_no_cycle() {
+    let g = results_graph();
+    // A depth-first walk: a file met again while on the path closes a cycle.
+    fn walk<'g>(
+        f: &'g str,
+        g: &'g BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<&'g str>,
+        done: &mut BTreeSet<&'g str>,
+    ) -> Option<Vec<String>> {
+        if let Some(k) = path.iter().position(|p| *p == f) {
+            let mut cycle: Vec<String> = path[k..].iter().map(|s| s.to_string()).collect();
+            cycle.push(f.to_string());
+            return Some(cycle);
+        }
+        if !done.insert(f) {
+            return None;
+        }
+        path.push(f);
+        for used in &g[f] {
+            if let Some(c) = walk(used, g, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for f in g.keys() {
+        if let Some(cycle) = walk(f, &g, &mut Vec::new(), &mut done) {
+            panic!(
+                "the files of src/results/ import one another in a circle: {}",
+                cycle.join(" → ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_results_reader_of_paths_resolves_super_groups_and_tests() {
+    let known: BTreeSet<Vec<String>> = [
+        "mod.rs",
+        "file.rs",
+        "vllm.rs",
+        "console/mod.rs",
+        "console/text.rs",
+        "console/vllm.rs",
+    ]
+    .iter()
+    .map(|f| module_path(f))
+    .collect();
+    let code = code_only(
+        "use super::text::bare;\nuse super::{report, Taken};\nuse crate::results::{file::{Fact, Out}, vllm};\n// super::super::mod\nfn f() { vllm::x(); }\n#[cfg(test)]\nmod tests { use super::*; fn g() { super::super::text::lines(\"\"); } }",
+    );
+    let used = results_uses(&code, &module_path("console/vllm.rs"), &known);
+    let want: BTreeSet<Vec<String>> = ["console/text.rs", "console/mod.rs", "file.rs", "vllm.rs"]
+        .iter()
+        .map(|f| module_path(f))
+        .collect();
+    assert_eq!(used, want);
 }

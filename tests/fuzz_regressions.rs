@@ -1,11 +1,15 @@
 //! Every input the fuzz targets found a problem with, and the edges each
 //! target's inputs are kept for, fed to the same code they run
-//! (`findings::fuzz`), as ordinary tests. A new crash from `cargo fuzz run
+//! (`fuzz/checks.rs`, included here as `fuzz`), as ordinary tests. A new crash from `cargo fuzz run
 //! <target>` goes into `tests/fuzz_regressions/<target>/` once fixed. And
 //! the targets' own view of good input: the bundled records read clean,
 //! every console reader finds the reports of the fixture pastes, an issue
 //! built of them is read whole. See docs/fuzzing.md.
 #![allow(missing_docs)]
+
+/// What the fuzz targets run, the very file they include.
+#[path = "../fuzz/checks.rs"]
+mod fuzz;
 
 use findings::results::{self, Reader};
 use std::path::{Path, PathBuf};
@@ -52,7 +56,7 @@ fn each<T>(target: &str, at_least: usize, f: fn(&[u8]) -> T) -> Vec<(String, T)>
 
 /// The inputs of a folder and whether each must read: every file named,
 /// every name a file.
-fn expect_read(target: &str, seen: &[(String, findings::fuzz::Seen)], expected: &[(&str, bool)]) {
+fn expect_read(target: &str, seen: &[(String, fuzz::Seen)], expected: &[(&str, bool)]) {
     let names: Vec<&str> = seen.iter().map(|(n, _)| n.as_str()).collect();
     let mut want: Vec<&str> = expected.iter().map(|(n, _)| *n).collect();
     want.sort();
@@ -76,7 +80,7 @@ fn expect_read(target: &str, seen: &[(String, findings::fuzz::Seen)], expected: 
 
 #[test]
 fn load_finding() {
-    let seen = each("load_finding", 5, findings::fuzz::finding);
+    let seen = each("load_finding", 5, fuzz::finding);
     expect_read(
         "load_finding",
         &seen,
@@ -101,7 +105,7 @@ fn load_finding() {
 
 #[test]
 fn load_run() {
-    let seen = each("load_run", 3, findings::fuzz::run);
+    let seen = each("load_run", 3, fuzz::run);
     // Found by the fuzzer: a table named `run.yaml` was read from the
     // CSV text and its errors blamed on run.yaml, at a line past its end
     // (a quote never closed made the row); such a table is now refused.
@@ -117,7 +121,7 @@ fn load_run() {
 
 #[test]
 fn version() {
-    let seen = each("version", 10, findings::fuzz::version);
+    let seen = each("version", 10, fuzz::version);
     expect_read(
         "version",
         &seen,
@@ -138,7 +142,7 @@ fn version() {
 
 #[test]
 fn result_file() {
-    each("result_file", 7, findings::fuzz::result_file);
+    each("result_file", 7, fuzz::result_file);
 }
 
 /// Found by the fuzzer: a guidellm file cut short, with a console report
@@ -182,7 +186,7 @@ fn the_targets_accept_the_bundled_records() {
         .filter(|p| p.extension().is_some_and(|x| x == "md"))
         .collect();
     for path in &files {
-        let seen = findings::fuzz::finding(&std::fs::read(path).unwrap());
+        let seen = fuzz::finding(&std::fs::read(path).unwrap());
         assert!(seen.read, "{}: {:?}", path.display(), seen.problems);
         assert_eq!(seen.problems, Vec::<String>::new(), "{}", path.display());
         findings_read += 1;
@@ -204,7 +208,7 @@ fn the_targets_accept_the_bundled_records() {
             data.extend_from_slice(format!("=== {name}\n").as_bytes());
             data.extend(std::fs::read(csv).unwrap());
         }
-        let seen = findings::fuzz::run(&data);
+        let seen = fuzz::run(&data);
         assert!(seen.read, "{}: {:?}", dir.display(), seen.problems);
         assert_eq!(seen.problems, Vec::<String>::new(), "{}", dir.display());
         runs_read += 1;
@@ -216,7 +220,7 @@ fn the_targets_accept_the_bundled_records() {
         "1.3.0rc29\u{0}1.3.0",
         "v0.6.0-rc.1\u{0}0.6.0rc1",
     ] {
-        let seen = findings::fuzz::version(v.as_bytes());
+        let seen = fuzz::version(v.as_bytes());
         assert!(seen.read, "{v:?}: {:?}", seen.problems);
     }
 }
@@ -227,7 +231,7 @@ fn the_targets_see_a_broken_record() {
     let finding =
         std::fs::read_to_string(root().join("findings/client-ttft-first-sse-event.md")).unwrap();
     let broken = finding.replacen("status:", "statu:", 1);
-    let seen = findings::fuzz::finding(broken.as_bytes());
+    let seen = fuzz::finding(broken.as_bytes());
     assert!(!seen.read && !seen.problems.is_empty(), "{seen:?}");
     let run =
         std::fs::read_to_string(root().join("data/runs/tool-eval-short-suite/run.yaml")).unwrap();
@@ -235,7 +239,7 @@ fn the_targets_see_a_broken_record() {
         std::fs::read_to_string(root().join("data/runs/tool-eval-short-suite/scores.csv")).unwrap();
     // A chart of a column the table does not have: found by validation.
     let bad = run.replacen("y: score", "y: scores", 1);
-    let seen = findings::fuzz::run(format!("{bad}=== scores.csv\n{csv}").as_bytes());
+    let seen = fuzz::run(format!("{bad}=== scores.csv\n{csv}").as_bytes());
     assert!(seen.read);
     assert_eq!(
         seen.problems,
@@ -279,7 +283,7 @@ fn the_console_targets_find_the_reports_of_every_paste() {
             .collect();
         let mut got = Vec::new();
         for reader in Reader::ALL {
-            for r in findings::fuzz::console(reader, data) {
+            for r in fuzz::console(reader, data) {
                 assert!(reader.formats().contains(&r.read.format));
                 got.push((r.lines, r.read.format));
             }
@@ -308,8 +312,7 @@ fn the_issue_target_reads_issues_of_the_pastes() {
                 {"body": "<!-- findings: answer to pasted benchmark reports -->\nanswer", "url": "u3"},
             ],
         });
-        let issue =
-            findings::fuzz::issue(gh.to_string().as_bytes()).unwrap_or_else(|| panic!("{name}"));
+        let issue = fuzz::issue(gh.to_string().as_bytes()).unwrap_or_else(|| panic!("{name}"));
         assert_eq!(
             (issue.texts.len(), issue.comments, issue.answers),
             (2, 2, 1),
@@ -320,19 +323,18 @@ fn the_issue_target_reads_issues_of_the_pastes() {
             "issue": {"html_url": "https://github.com/o/r/issues/1", "title": "t", "body": null},
             "comment": {"html_url": "https://github.com/o/r/issues/1#issuecomment-9", "body": body},
         });
-        let issue =
-            findings::fuzz::issue(event.to_string().as_bytes()).unwrap_or_else(|| panic!("{name}"));
+        let issue = fuzz::issue(event.to_string().as_bytes()).unwrap_or_else(|| panic!("{name}"));
         assert_eq!(issue.texts.len(), 1, "{name}");
         read += 1;
     }
     assert!(read >= 9);
-    assert!(findings::fuzz::issue(b"{\"issue\": 7}").is_none());
-    assert!(findings::fuzz::issue(b"").is_none());
+    assert!(fuzz::issue(b"{\"issue\": 7}").is_none());
+    assert!(fuzz::issue(b"").is_none());
 }
 
 #[test]
 fn issue() {
-    let seen = each("issue", 6, findings::fuzz::issue);
+    let seen = each("issue", 6, fuzz::issue);
     let texts: Vec<(&str, Option<usize>)> = seen
         .iter()
         .map(|(n, i)| (n.as_str(), i.as_ref().map(|i| i.texts.len())))
@@ -390,7 +392,7 @@ fn reports_never_share_a_line() {
 #[test]
 fn genai_perf_console() {
     let seen = each("genai_perf_console", 1, |d| {
-        findings::fuzz::console(Reader::GenaiPerf, d)
+        fuzz::console(Reader::GenaiPerf, d)
             .iter()
             .map(|r| r.lines)
             .collect::<Vec<_>>()
@@ -445,7 +447,7 @@ fn result_file_every_fixture_cut_short() {
         let step = (data.len() / 150).max(1);
         for cut in (0..=data.len()).step_by(step).chain([data.len()]) {
             let part = &data[..cut];
-            if std::panic::catch_unwind(|| findings::fuzz::result_file(part)).is_err() {
+            if std::panic::catch_unwind(|| fuzz::result_file(part)).is_err() {
                 panic!("{} cut at byte {cut} fails", entry.path().display());
             }
             n += 1;

@@ -858,7 +858,7 @@ fn docs_results_md_is_the_vocabulary() {
     let (body, tail) = rest
         .split_once(END)
         .expect("docs/format.md has the end marker");
-    let generated = format!("\n{}\n", findings::results::vocabulary::markdown());
+    let generated = format!("\n{}\n", findings::results::docs::markdown());
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, format!("{head}{BEGIN}{generated}{END}{tail}")).unwrap();
         return;

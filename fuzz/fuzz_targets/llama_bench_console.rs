@@ -1,11 +1,15 @@
 //! Any bytes as a paste holding llama-bench's Markdown table, read by its reader
-//! (`src/results/console/`). See `findings::fuzz::console` for what is
+//! (`src/results/console/`). See `checks::console` for what is
 //! checked.
 #![no_main]
+
+#[allow(dead_code)]
+#[path = "../checks.rs"]
+mod checks;
 
 use findings::results::Reader;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    findings::fuzz::console(Reader::LlamaBench, data);
+    checks::console(Reader::LlamaBench, data);
 });

@@ -1,9 +1,13 @@
 //! Any bytes as a finding file, read as `findings check` reads one. See
-//! `findings::fuzz::finding` for what is checked.
+//! `checks::finding` for what is checked.
 #![no_main]
+
+#[allow(dead_code)]
+#[path = "../checks.rs"]
+mod checks;
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    findings::fuzz::finding(data);
+    checks::finding(data);
 });

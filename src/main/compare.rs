@@ -1,13 +1,16 @@
-//! `findings compare`: the command around [`findings::compare_inputs`]:
-//! the findings to cite where a side ran fewer requests than asked, the
-//! report in the chosen format, and the exit status.
+//! `findings compare`: the command around `compare/inputs.rs` (what it
+//! reads: run ids, files and an issue's reports as sides, compared): the
+//! findings to cite where a side ran fewer requests than asked, the report
+//! in the chosen format, and the exit status.
 
 use crate::cli::CompareFormat;
 use crate::ui::Ui;
 use findings::audit::source::{self, Catalog};
 use findings::compare::report;
-use findings::compare_inputs::{cite, compare_inputs, CompareOptions};
+use inputs::{cite, compare_inputs, CompareOptions};
 use std::process::ExitCode;
+
+pub(crate) mod inputs;
 
 /// Reads the inputs, prints the comparison, and returns 0 (the sides
 /// share a workload), 1 (they share none) or 2 (no comparison can be

@@ -388,7 +388,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             format,
         } => compare::compare(
             ui,
-            findings::compare_inputs::CompareOptions {
+            compare::inputs::CompareOptions {
                 inputs,
                 issue: from_issue,
                 metrics,

@@ -13,13 +13,12 @@
 
 use super::dates;
 use super::error::{ReadError, Warning};
-use super::fields::entries;
-use super::genai_perf::text_only;
+use super::fields::{entries, text_only};
+use super::file::{push_distinct, same_format, Fact, Out};
+use super::format::Format;
 use super::json::Located;
 use super::table::Row;
-use super::vllm::push_distinct;
 use super::vocabulary::{fill, From, Keys, ResultCol as R};
-use super::{detect::Format, Fact, Out};
 
 /// The keys of `profile_export_aiperf.json` (`records.…`: the first layout).
 pub(super) static KEYS: Keys = Keys {
@@ -65,7 +64,7 @@ pub(super) static KEYS: Keys = Keys {
 
 pub(super) fn read(file: &str, bytes: Option<&[u8]>, values: &[Located]) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::Aiperf)?;
+    same_format(file, &entries, Format::Aiperf)?;
     let mut out = Out {
         tool: "aiperf",
         ..Out::default()

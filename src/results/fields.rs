@@ -256,6 +256,14 @@ fn walk_kind(v: &Value, segs: &[Seg]) -> Option<bool> {
     Some(cur.is_array())
 }
 
+/// The text at `path` when it is text (genai-perf's `endpoint` is a path
+/// in the flat layout and an object in the nested one).
+pub(crate) fn text_only(o: &Obj<'_>, path: &str) -> Option<String> {
+    o.get(path)
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,12 +11,12 @@
 //! version of genai-perf.
 
 use super::error::ReadError;
-use super::fields::{entries, Obj};
+use super::fields::{entries, text_only};
+use super::file::{push_distinct, same_format, Fact, Out};
+use super::format::Format;
 use super::json::Located;
 use super::table::Row;
-use super::vllm::push_distinct;
 use super::vocabulary::{fill, From, Keys, ResultCol as R};
-use super::{detect::Format, Fact, Out};
 
 /// The keys of `profile_export_genai_perf.json`.
 pub(super) static KEYS: Keys = Keys {
@@ -79,17 +79,9 @@ pub(super) fn join_url(url: Option<String>, path: Option<String>) -> Option<Stri
     }
 }
 
-/// The text at `path` when it is text (genai-perf's `endpoint` is a path
-/// in the flat layout and an object in the nested one).
-pub(super) fn text_only(o: &Obj<'_>, path: &str) -> Option<String> {
-    o.get(path)
-        .and_then(serde_json::Value::as_str)
-        .map(str::to_string)
-}
-
 pub(super) fn read(file: &str, bytes: Option<&[u8]>, values: &[Located]) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::GenaiPerf)?;
+    same_format(file, &entries, Format::GenaiPerf)?;
     let mut out = Out {
         tool: "genai-perf",
         ..Out::default()

@@ -17,13 +17,11 @@
 
 use super::dates;
 use super::error::ReadError;
-use super::fields::Obj;
-use super::genai_perf::text_only;
+use super::fields::{text_only, Obj};
+use super::file::{push_distinct, Fact, Out};
 use super::json::{Located, Seg};
 use super::table::Row;
-use super::vllm::push_distinct;
 use super::vocabulary::{fill, From, Keys, RequestCol as Q, ResultCol as R};
-use super::{Fact, Out};
 use serde_json::Value;
 
 /// The keys of a guidellm benchmark (paths below `benchmarks[i]`).

@@ -22,14 +22,15 @@
 
 use super::bootlog;
 use super::dates;
-use super::detect::{self, Format, Input};
+use super::detect::{self, Input};
 use super::error::{ErrorKind, ReadError, Warning};
 use super::fields::{self, Obj};
+use super::file::{Fact, ResultFile};
+use super::format::Format;
 use super::json::Located;
 use super::prometheus::Scrape;
 use super::table::{Cell, Row, Table};
 use super::vocabulary::{From, Keys, ResultCol as R, SeriesCol as S};
-use super::{Fact, ResultFile};
 use serde_json::Value;
 
 /// The keys of `run.series.jsonl`.
@@ -147,7 +148,7 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
     let mut boot: Option<(&str, bootlog::Boot)> = None;
     let mut pasted = Vec::new();
     for (name, bytes) in sorted {
-        super::check_size(name, bytes)?;
+        super::file::check_size(name, bytes)?;
         let input = detect::parse_input(name, bytes)?;
         let format = match detect::classify(name, &input) {
             Ok(f) => f,
@@ -199,7 +200,7 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
             (f, _) if f.is_report() => pasted.push((name, bytes, input, format)),
             _ => folder
                 .files
-                .push(super::read_input(name, bytes, input, format)?),
+                .push(super::read::read_input(name, bytes, input, format)?),
         }
     }
     let read_pasted = folder.files.is_empty();
@@ -207,7 +208,7 @@ pub(super) fn read_folder(files: &[(String, Vec<u8>)]) -> Result<RunFolder, Read
         if read_pasted {
             folder
                 .files
-                .push(super::read_input(name, bytes, input, format)?);
+                .push(super::read::read_input(name, bytes, input, format)?);
         } else {
             folder.not_read.push(name.clone());
         }
@@ -325,7 +326,7 @@ fn counters_result(
     }
     let mut results = Table::default();
     results.push(row);
-    let out = super::Out {
+    let out = super::file::Out {
         tool: COUNTERS_TOOL,
         tool_version: None,
         results,
@@ -333,7 +334,7 @@ fn counters_result(
         facts: Vec::new(),
         warnings: Vec::new(),
     };
-    Some(super::finish(
+    Some(super::read::finish(
         after.file,
         Format::InferlintSnapshot,
         out,
@@ -449,7 +450,7 @@ fn server_facts(
                 let earlier: Vec<String> = b
                     .kv_tokens_before
                     .iter()
-                    .map(|x| super::format_number(*x))
+                    .map(|x| super::table::format_number(*x))
                     .collect();
                 fact = fact.note(format!(
                     "the last of {} prints; before it: {}",
@@ -527,14 +528,14 @@ fn preemptions(
             match (read(b), read(a)) {
                 (Some(x), Some(y)) if y >= x => Fact::num("preemptions", y - x, a.file).note(format!(
                     "`{counter}` after minus before: {} → {}{}",
-                    super::format_number(x),
-                    super::format_number(y),
+                    super::table::format_number(x),
+                    super::table::format_number(y),
                     if absent_is_zero && b.scrape.sum(counter).is_none() { " (absent before: SGLang exports it after the first retraction)" } else { "" }
                 )),
                 (Some(x), Some(y)) => Fact::new("preemptions", None, a.file).note(format!(
                     "unknown: `{counter}` went down between the snapshots ({} → {}): the server restarted",
-                    super::format_number(x),
-                    super::format_number(y)
+                    super::table::format_number(x),
+                    super::table::format_number(y)
                 )),
                 _ => Fact::new("preemptions", None, a.file).note(format!("unknown: the snapshots have no `{counter}`")),
             }

@@ -13,11 +13,11 @@
 use super::dates;
 use super::error::{ErrorKind, ReadError};
 use super::fields::{entries, Obj};
+use super::file::{push_distinct, same_format, Fact, Out};
+use super::format::Format;
 use super::json::Located;
 use super::table::Row;
-use super::vllm::push_distinct;
-use super::vocabulary::{fill, From, Keys, ResultCol as R};
-use super::{detect::Format, Fact, Out};
+use super::vocabulary::{fill, test_name, From, Keys, ResultCol as R};
 use serde_json::{Map, Value};
 
 /// The keys of llama-bench's output.
@@ -104,30 +104,13 @@ fn row(o: &Obj<'_>, out: &mut Out) -> Result<(), ReadError> {
     Ok(())
 }
 
-/// A test as llama-bench's table names it, from the tokens it processed:
-/// `pp512`, `tg128`, `pp512+tg128`, and ` @ d4096` for a depth already in
-/// the KV cache (none for depth 0).
-pub(super) fn test_name(prompt: f64, generated: f64, depth: Option<f64>) -> String {
-    let whole = |x: f64| format!("{}", x.round() as i64);
-    let mut t = match (prompt > 0.0, generated > 0.0) {
-        (true, true) => format!("pp{}+tg{}", whole(prompt), whole(generated)),
-        (true, false) => format!("pp{}", whole(prompt)),
-        (false, true) => format!("tg{}", whole(generated)),
-        (false, false) => "pp0".to_string(),
-    };
-    if let Some(d) = depth.filter(|d| *d > 0.0) {
-        t.push_str(&format!(" @ d{}", whole(d)));
-    }
-    t
-}
-
 pub(super) fn read_json(
     file: &str,
     bytes: Option<&[u8]>,
     values: &[Located],
 ) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::LlamaBench)?;
+    same_format(file, &entries, Format::LlamaBench)?;
     let mut out = Out {
         tool: "llama-bench",
         ..Out::default()

@@ -25,12 +25,12 @@
 //! one.
 
 mod glance;
+mod keys;
 use super::error::{ErrorKind, ReadError};
 use super::json::{decode_str, Event, Seg, Tok, Walker};
+pub use keys::{is_credential_key, MARKER};
+use keys::{is_secret_value, CREDENTIAL_KEYS};
 use std::fmt;
-
-/// What a removed credential is replaced with.
-pub const MARKER: &str = "[removed]";
 
 /// What was taken out of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,60 +91,6 @@ pub struct Scrubbed {
     pub bytes: Vec<u8>,
     /// What was removed, in the order of the file.
     pub removed: Vec<Removal>,
-}
-
-/// Keys whose value is a credential (lower case, `-` read as `_`).
-const CREDENTIAL_KEYS: &[&str] = &[
-    "api_key",
-    "apikey",
-    "x_api_key",
-    "openai_api_key",
-    "token",
-    "access_token",
-    "auth_token",
-    "bearer_token",
-    "refresh_token",
-    "id_token",
-    "hf_token",
-    "huggingface_token",
-    "hugging_face_hub_token",
-    "authorization",
-    "proxy_authorization",
-    "password",
-    "passwd",
-    "secret",
-    "client_secret",
-    "secret_key",
-    "private_key",
-    "aws_secret_access_key",
-    "cookie",
-];
-
-/// Key endings that make a credential key too (`openai_api_key`,
-/// `db_password`); `_token` is not one: `time_to_first_token` is a metric.
-const CREDENTIAL_SUFFIXES: &[&str] = &["_api_key", "_password", "_secret", "_secret_key"];
-
-fn normalize(key: &str) -> String {
-    key.to_ascii_lowercase().replace('-', "_")
-}
-
-/// Whether a key names a credential.
-pub fn is_credential_key(key: &str) -> bool {
-    let k = normalize(key);
-    CREDENTIAL_KEYS.contains(&k.as_str()) || CREDENTIAL_SUFFIXES.iter().any(|s| k.ends_with(s))
-}
-
-/// Whether a value found under a credential key is a credential: not
-/// empty, not null-like, not a mask of asterisks, not already removed.
-fn is_secret_value(v: &str) -> bool {
-    let t = v.trim();
-    !(t.is_empty()
-        || t == MARKER
-        || t.bytes().all(|b| b == b'*')
-        || matches!(
-            t.to_ascii_lowercase().as_str(),
-            "none" | "null" | "nil" | "true" | "false" | "<none>" | "not set"
-        ))
 }
 
 fn is_word(b: u8) -> bool {
@@ -387,7 +333,7 @@ const MAX_PASSES: usize = 4;
 /// scrubbed again until the check finds nothing, at most [`MAX_PASSES`]
 /// times; a copy that still holds one then is refused.
 pub fn scrub(name: &str, bytes: &[u8], keep_texts: bool) -> Result<Scrubbed, ReadError> {
-    super::check_size(name, bytes)?;
+    super::file::check_size(name, bytes)?;
     let mut kept = scrub_once(name, bytes, keep_texts)?;
     for _ in 1..MAX_PASSES {
         if holds_credential(&kept.bytes).is_none() {

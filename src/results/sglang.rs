@@ -10,11 +10,14 @@
 
 use super::error::ReadError;
 use super::fields::{entries, Obj};
+use super::file::{push_distinct, same_format, Fact, Out};
+use super::format::Format;
 use super::json::{Located, Seg};
 use super::table::Row;
-use super::vllm::{no_latency_without_requests, push_distinct, requests};
-use super::vocabulary::{fill, From, Keys, RequestCol as Q, ResultCol as R};
-use super::{detect::Format, Fact, Out};
+use super::vllm::requests;
+use super::vocabulary::{
+    fill, no_latency_without_requests, From, Keys, RequestCol as Q, ResultCol as R,
+};
 
 /// The keys of `bench_serving`.
 pub(super) static SERVE: Keys = Keys {
@@ -98,7 +101,7 @@ pub(super) fn read_serve(
     values: &[Located],
 ) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::SglangServe)?;
+    same_format(file, &entries, Format::SglangServe)?;
     let mut out = Out {
         tool: "sglang bench_serving",
         ..Out::default()
@@ -143,7 +146,7 @@ pub(super) fn read_one_batch(
     values: &[Located],
 ) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::SglangOneBatch)?;
+    same_format(file, &entries, Format::SglangOneBatch)?;
     let mut out = Out {
         tool: "sglang bench_one_batch_server",
         ..Out::default()

@@ -1,10 +1,34 @@
 //! The tables result files become: rows of cells, one cell per column of a
 //! table of the [vocabulary](super::vocabulary), empty (`None`) where the
 //! file has no such figure. Never 0 for a missing figure: an empty cell and
-//! a measured 0 mean different things on a chart.
+//! a measured 0 mean different things on a chart. A column says what it
+//! holds ([`Column`], [`Kind`]); which columns there are is the
+//! vocabulary's to say, which builds on this file (and is re-exported
+//! there: `vocabulary::Column`).
 
-use super::vocabulary::{Column, Kind};
 use std::marker::PhantomData;
+
+/// Whether a column holds numbers or text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Numbers.
+    Number,
+    /// Text.
+    Text,
+}
+
+/// One column of the vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Its name, as the CSV header writes it.
+    pub name: &'static str,
+    /// Numbers or text.
+    pub kind: Kind,
+    /// The unit, empty for text and plain counts without one.
+    pub unit: &'static str,
+    /// What it means.
+    pub definition: &'static str,
+}
 
 /// The columns of one table of the vocabulary (an enum per table, made by
 /// the `columns!` macro of `vocabulary.rs`).

@@ -12,11 +12,12 @@
 
 use super::error::ReadError;
 use super::fields::entries;
+use super::file::{push_distinct, same_format, Fact, Out};
+use super::format::Format;
 use super::json::Located;
 use super::table::Row;
-use super::vllm::{push_distinct, serve_row, SERVE_RESULTS};
+use super::vllm::{serve_row, SERVE_RESULTS};
 use super::vocabulary::{fill, From, Keys, ResultCol as R};
-use super::{detect::Format, Fact, Out};
 
 /// The keys of `benchmark_serving`: vLLM's.
 pub(super) static SERVE: Keys = Keys {
@@ -71,7 +72,7 @@ pub(super) fn read_serve(
     values: &[Located],
 ) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::TrtllmServe)?;
+    same_format(file, &entries, Format::TrtllmServe)?;
     let mut out = Out {
         tool: "tensorrt_llm benchmark_serving",
         ..Out::default()
@@ -91,7 +92,7 @@ pub(super) fn read_bench(
     values: &[Located],
 ) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::TrtllmBench)?;
+    same_format(file, &entries, Format::TrtllmBench)?;
     let mut out = Out {
         tool: "trtllm-bench",
         ..Out::default()

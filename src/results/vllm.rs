@@ -11,13 +11,15 @@
 //! 0.0 for a mean over no requests, which is not a measured 0 ms.
 
 use super::dates;
-use super::detect::Format;
 use super::error::ReadError;
 use super::fields::{entries, Entry, Obj};
+use super::file::{push_distinct, same_format, Fact, Out};
+use super::format::Format;
 use super::json::Located;
 use super::table::Row;
-use super::vocabulary::{fill, From, Keys, RequestCol as Q, ResultCol as R};
-use super::{Fact, Out};
+use super::vocabulary::{
+    fill, no_latency_without_requests, From, Keys, RequestCol as Q, ResultCol as R,
+};
 use serde_json::Value;
 
 /// The columns of vLLM's serve shape, which TensorRT-LLM's
@@ -104,53 +106,6 @@ pub(super) static LATENCY: Keys = Keys {
     series: &[],
 };
 
-/// The latency columns, emptied for a result that completed nothing.
-pub(super) const LATENCIES: [R; 24] = [
-    R::TtftMsMean,
-    R::TtftMsP50,
-    R::TtftMsP90,
-    R::TtftMsP95,
-    R::TtftMsP99,
-    R::TpotMsMean,
-    R::TpotMsP50,
-    R::TpotMsP90,
-    R::TpotMsP95,
-    R::TpotMsP99,
-    R::ItlMsMean,
-    R::ItlMsP50,
-    R::ItlMsP90,
-    R::ItlMsP95,
-    R::ItlMsP99,
-    R::E2elMsMean,
-    R::E2elMsP50,
-    R::E2elMsP90,
-    R::E2elMsP95,
-    R::E2elMsP99,
-    R::TpotInclFirstMsMean,
-    R::TpotInclFirstMsP50,
-    R::TpotInclFirstMsP90,
-    R::TpotInclFirstMsP99,
-];
-
-/// Empties the latency columns of a row whose `completed` is 0.
-pub(super) fn no_latency_without_requests(row: &mut Row<R>) {
-    if row.num(R::Completed) == Some(0.0) {
-        for c in LATENCIES {
-            row.set_num(c, None);
-        }
-    }
-}
-
-/// Adds `fact` unless an equal one is already there.
-pub(super) fn push_distinct(facts: &mut Vec<Fact>, fact: Fact) {
-    if !facts
-        .iter()
-        .any(|f| f.name == fact.name && f.value == fact.value)
-    {
-        facts.push(fact);
-    }
-}
-
 /// The tool that wrote one object of the serve family.
 fn serve_tool(o: &Obj<'_>) -> &'static str {
     if o.has("run_number") {
@@ -168,7 +123,7 @@ pub(super) fn read_serve(
     values: &[Located],
 ) -> Result<Out, ReadError> {
     let entries = entries(values);
-    super::same_format(file, &entries, Format::VllmServe)?;
+    same_format(file, &entries, Format::VllmServe)?;
     let mut out = Out::default();
     for e in &entries {
         let o = e.obj(file, bytes);
@@ -312,7 +267,7 @@ fn simple(
     tool: &'static str,
 ) -> Result<Out, ReadError> {
     let entries: Vec<Entry<'_>> = entries(values);
-    super::same_format(file, &entries, format)?;
+    same_format(file, &entries, format)?;
     let mut out = Out {
         tool,
         ..Out::default()

@@ -6,8 +6,8 @@
 //! `columns!` tables below, and each reader declares its [`Keys`] (which
 //! key of its tool's file fills which column). The readers fill their rows
 //! from those same declarations (`fill`), and `docs/format.md` §8.5 is
-//! generated from them ([`markdown`]; `tests/results.rs` holds the file to
-//! it), so the documentation cannot say one thing while the code does
+//! generated from them ([`markdown`](super::docs::markdown);
+//! `tests/results.rs` holds the file to it), so the documentation cannot say one thing while the code does
 //! another. The names are fixed by issue 21: checks outside the project
 //! read them.
 //!
@@ -20,29 +20,8 @@
 
 use super::error::ReadError;
 use super::fields::Obj;
+pub use super::table::{Column, Kind};
 use super::table::{Columns, Row};
-
-/// Whether a column holds numbers or text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// Numbers.
-    Number,
-    /// Text.
-    Text,
-}
-
-/// One column of the vocabulary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Column {
-    /// Its name, as the CSV header writes it.
-    pub name: &'static str,
-    /// Numbers or text.
-    pub kind: Kind,
-    /// The unit, empty for text and plain counts without one.
-    pub unit: &'static str,
-    /// What it means.
-    pub definition: &'static str,
-}
 
 macro_rules! columns {
     ($(#[$m:meta])* $enum:ident, $table:literal, [$($id:ident = $name:literal, $kind:ident, $unit:literal, $def:literal;)*]) => {
@@ -187,29 +166,6 @@ pub struct Keys {
     pub series: &'static [(SeriesCol, From)],
 }
 
-/// Every reader's keys, in the order the documentation lists the tools:
-/// the files the tools write, then the console reports pasted.
-pub fn tools() -> Vec<&'static Keys> {
-    use super::*;
-    let mut all: Vec<&'static Keys> = vec![
-        &vllm::SERVE,
-        &vllm::THROUGHPUT,
-        &vllm::LATENCY,
-        &sglang::SERVE,
-        &sglang::ONE_BATCH,
-        &trtllm::SERVE,
-        &trtllm::BENCH,
-        &genai_perf::KEYS,
-        &aiperf::KEYS,
-        &llama_bench::KEYS,
-        &guidellm::KEYS,
-        &inferlint::SERIES,
-        &inferlint::COUNTERS,
-    ];
-    all.extend(console::keys());
-    all
-}
-
 /// Sets every column of `keys` that comes straight from a key of `o`
 /// (numbers or text by the column's kind; seconds made milliseconds).
 /// Derived columns are the reader's to set.
@@ -227,6 +183,60 @@ pub(crate) fn fill<C: Columns>(
         }
     }
     Ok(())
+}
+
+/// The latency columns, emptied for a result that completed nothing.
+const LATENCIES: [ResultCol; 24] = [
+    ResultCol::TtftMsMean,
+    ResultCol::TtftMsP50,
+    ResultCol::TtftMsP90,
+    ResultCol::TtftMsP95,
+    ResultCol::TtftMsP99,
+    ResultCol::TpotMsMean,
+    ResultCol::TpotMsP50,
+    ResultCol::TpotMsP90,
+    ResultCol::TpotMsP95,
+    ResultCol::TpotMsP99,
+    ResultCol::ItlMsMean,
+    ResultCol::ItlMsP50,
+    ResultCol::ItlMsP90,
+    ResultCol::ItlMsP95,
+    ResultCol::ItlMsP99,
+    ResultCol::E2elMsMean,
+    ResultCol::E2elMsP50,
+    ResultCol::E2elMsP90,
+    ResultCol::E2elMsP95,
+    ResultCol::E2elMsP99,
+    ResultCol::TpotInclFirstMsMean,
+    ResultCol::TpotInclFirstMsP50,
+    ResultCol::TpotInclFirstMsP90,
+    ResultCol::TpotInclFirstMsP99,
+];
+
+/// Empties the latency columns of a row whose `completed` is 0.
+pub(crate) fn no_latency_without_requests(row: &mut Row<ResultCol>) {
+    if row.num(ResultCol::Completed) == Some(0.0) {
+        for c in LATENCIES {
+            row.set_num(c, None);
+        }
+    }
+}
+
+/// A test as llama-bench's table names it, from the tokens it processed:
+/// `pp512`, `tg128`, `pp512+tg128`, and ` @ d4096` for a depth already in
+/// the KV cache (none for depth 0).
+pub(crate) fn test_name(prompt: f64, generated: f64, depth: Option<f64>) -> String {
+    let whole = |x: f64| format!("{}", x.round() as i64);
+    let mut t = match (prompt > 0.0, generated > 0.0) {
+        (true, true) => format!("pp{}+tg{}", whole(prompt), whole(generated)),
+        (true, false) => format!("pp{}", whole(prompt)),
+        (false, true) => format!("tg{}", whole(generated)),
+        (false, false) => "pp0".to_string(),
+    };
+    if let Some(d) = depth.filter(|d| *d > 0.0) {
+        t.push_str(&format!(" @ d{}", whole(d)));
+    }
+    t
 }
 
 /// The facts a reader or a run folder gives beside the tables, each with
@@ -265,67 +275,3 @@ pub const FACTS: &[(&str, &str)] = &[
     ("server_output_tokens", "Output tokens the server counted during the run (after minus before of its generation-token counter)."),
     ("server_output_throughput", "Those tokens over the monotonic time between the two snapshots, in tok/s."),
 ];
-
-fn source_text(from: From) -> String {
-    let keys = |p: &str| {
-        p.split('|')
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(" or ")
-    };
-    match from {
-        From::Key(p) => keys(p),
-        From::Seconds(p) => format!("{} (seconds, × 1000)", keys(p)),
-        From::Derived(how) => how.to_string(),
-    }
-}
-
-fn table_md<C: Columns>(pick: fn(&Keys) -> Vec<(C, From)>) -> String {
-    let mut s = String::from("| column | unit | definition | from |\n|---|---|---|---|\n");
-    for (i, col) in C::ALL.iter().enumerate() {
-        let mut from = Vec::new();
-        for keys in tools() {
-            for (c, f) in pick(keys) {
-                if c.index() == i {
-                    from.push(format!("{}: {}", keys.tool, source_text(f)));
-                }
-            }
-        }
-        let from = if from.is_empty() {
-            "–".to_string()
-        } else {
-            from.join("; ")
-        };
-        s.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            col.name,
-            if col.unit.is_empty() { "–" } else { col.unit },
-            col.definition.replace('|', "\\|"),
-            from.replace('|', "\\|"),
-        ));
-    }
-    s
-}
-
-/// The vocabulary as Markdown: the formats and what tells each apart, the
-/// three tables (every column with its unit, definition and the key of each
-/// tool it comes from), then the facts. `docs/format.md` §8.5 holds this text
-/// between its two markers.
-pub fn markdown() -> String {
-    let mut s = String::from("#### Formats\n\nTold apart by their content, never by their file name.\n\n| format | known by |\n|---|---|\n");
-    for (_, name, keys) in super::detect::SIGNATURES {
-        s.push_str(&format!("| {name} | {keys} |\n"));
-    }
-    s.push('\n');
-    s.push_str("#### Table `results`\n\nOne row per result: one benchmark at one setting.\n\n");
-    s.push_str(&table_md::<ResultCol>(|k| k.results.to_vec()));
-    s.push_str("\n#### Table `requests`\n\nOne row per completed request, where the file keeps per-request figures.\n\n");
-    s.push_str(&table_md::<RequestCol>(|k| k.requests.to_vec()));
-    s.push_str("\n#### Table `series`\n\nOne row per sample of an inferlint run folder's `run.series.jsonl`.\n\n");
-    s.push_str(&table_md::<SeriesCol>(|k| k.series.to_vec()));
-    s.push_str("\n#### Facts\n\nBeside the tables, each file and run folder gives these facts, each with the file it came from.\n\n| fact | meaning |\n|---|---|\n");
-    for (name, what) in FACTS {
-        s.push_str(&format!("| `{name}` | {what} |\n"));
-    }
-    s
-}

@@ -18,12 +18,12 @@
 //! the command before it (`-m`) and `--engine`, `--version` fill them.
 
 use super::context::{Context, Program};
-use super::text::{label_value, number, Filling};
+use super::report::{starts_report, warning, Taken};
+use super::text::{box_cells, label_value, number, Filling};
 use super::vllm::from_command;
-use super::{starts_report, warning, Taken};
-use crate::results::detect::Format;
+use crate::results::file::Out;
+use crate::results::format::Format;
 use crate::results::vocabulary::{From, Keys, ResultCol as R};
-use crate::results::Out;
 
 /// The cells of genai-perf's table, by row and column (`row / column`).
 pub(super) static TABLE: Keys = Keys {
@@ -59,28 +59,6 @@ pub(super) static TABLE: Keys = Keys {
     series: &[],
 };
 
-/// The column separators of a rich table: heavy, light, and plain.
-const BARS: [char; 3] = ['┃', '│', '|'];
-
-/// The cells of a table line between its outer bars; `None` for a line
-/// that is no row.
-fn cells(line: &str) -> Option<Vec<String>> {
-    let a = line.find(BARS)?;
-    let b = line.rfind(BARS)?;
-    if b <= a {
-        return None;
-    }
-    let inner = &line[a..b];
-    // The first bar's own bytes.
-    let skip = inner.chars().next().map_or(0, char::len_utf8);
-    Some(
-        inner[skip..]
-            .split(BARS)
-            .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
-            .collect(),
-    )
-}
-
 /// A row name cut short by a narrow terminal (`Output Token Throughput
 /// (tokens/s…`): the one name of the table's that starts so, when only
 /// one does.
@@ -108,13 +86,6 @@ fn untruncated(label: &str) -> String {
     }
 }
 
-/// Whether a line is the header of genai-perf's table.
-pub(super) fn is_header(line: &str) -> bool {
-    cells(line).is_some_and(|c| {
-        c.first().map(String::as_str) == Some("Statistic") && c.iter().any(|x| x == "avg")
-    })
-}
-
 /// A border line: box corners and rules only (behind a paste's prefix).
 fn is_border(line: &str) -> bool {
     let t = super::text::bare(line);
@@ -122,7 +93,7 @@ fn is_border(line: &str) -> bool {
 }
 
 pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Taken {
-    let header = cells(lines[start]).unwrap_or_default();
+    let header = box_cells(lines[start]).unwrap_or_default();
     // The title and the top border above the header belong to it.
     let mut first = start;
     for back in 1..=2 {
@@ -150,7 +121,7 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
             }
             continue;
         }
-        let Some(c) = cells(l) else { break };
+        let Some(c) = box_cells(l) else { break };
         let (label, values) = c
             .split_first()
             .map_or((String::new(), &[][..]), |(a, b)| (a.clone(), b));
@@ -249,15 +220,13 @@ mod tests {
     #[test]
     fn rows_of_box_and_plain_tables() {
         assert_eq!(
-            cells("│ Time to first token (ms) │  16.26 │    N/A │"),
+            box_cells("│ Time to first token (ms) │  16.26 │    N/A │"),
             Some(vec![
                 "Time to first token (ms)".to_string(),
                 "16.26".to_string(),
                 "N/A".to_string()
             ])
         );
-        assert!(is_header("┃ Statistic ┃ avg ┃ min ┃"));
-        assert!(is_header("| Statistic | avg | min |"));
         assert!(is_border("┡━━━━╇━━━━┩"));
         assert!(is_border("+------+-----+"));
     }

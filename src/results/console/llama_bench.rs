@@ -17,11 +17,11 @@
 //! the backend to `backends`.
 
 use super::context::{build_line, Context};
-use super::text::number;
-use super::{starts_report, warning, Taken};
-use crate::results::detect::Format;
+use super::report::{starts_report, warning, Taken};
+use super::text::{number, pipe_cells};
+use crate::results::file::{Fact, Out};
+use crate::results::format::Format;
 use crate::results::vocabulary::{From, Keys, ResultCol as R};
-use crate::results::{Fact, Out};
 
 /// The columns of llama-bench's table.
 pub(super) static TABLE: Keys = Keys {
@@ -46,18 +46,6 @@ pub(super) static TABLE: Keys = Keys {
     requests: &[],
     series: &[],
 };
-
-/// The cells of a Markdown table line, from its first `|` to its last.
-fn cells(line: &str) -> Option<Vec<&str>> {
-    let (a, b) = (line.find('|')?, line.rfind('|')?);
-    (b > a).then(|| line[a + 1..b].split('|').map(str::trim).collect())
-}
-
-/// Whether a line is the header of llama-bench's table.
-pub(super) fn is_header(line: &str) -> bool {
-    cells(line)
-        .is_some_and(|c| c.first() == Some(&"model") && c.contains(&"test") && c.contains(&"t/s"))
-}
 
 /// `pp512`, `tg 128`, `pp512+tg128 @ d4096`: prompt, generated, depth.
 fn test(t: &str) -> Option<(f64, f64, Option<f64>)> {
@@ -95,13 +83,13 @@ fn params(cell: &str) -> Option<f64> {
 }
 
 pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Taken {
-    let header = cells(lines[start]).unwrap_or_default();
+    let header = pipe_cells(lines[start]).unwrap_or_default();
     let mut out = Out {
         tool: "llama-bench",
         ..Out::default()
     };
     let mut i = start + 1;
-    if lines.get(i).and_then(|l| cells(l)).is_some_and(|c| {
+    if lines.get(i).and_then(|l| pipe_cells(l)).is_some_and(|c| {
         c.iter()
             .all(|x| !x.is_empty() && x.chars().all(|ch| ch == '-' || ch == ':'))
     }) {
@@ -110,7 +98,7 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
     let mut rows = Vec::new();
     let mut last = i - 1;
     while i < lines.len() && !starts_report(lines, i) {
-        let Some(c) = cells(lines[i]) else { break };
+        let Some(c) = pipe_cells(lines[i]) else { break };
         if c.len() != header.len() {
             out.warnings.push(warning(
                 name,
@@ -189,7 +177,7 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
                         row.set_num(R::NDepth, depth);
                         row.set_text(
                             R::Test,
-                            Some(crate::results::llama_bench::test_name(pp, tg, depth)),
+                            Some(crate::results::vocabulary::test_name(pp, tg, depth)),
                         );
                     }
                 }

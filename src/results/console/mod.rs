@@ -21,7 +21,10 @@
 //! lines once: at each line that starts a report of some tool, that tool's
 //! reader takes the lines of its report and hands back the line after it,
 //! and the lines between two reports are read once for what they say of
-//! the next one (`context.rs`: the command that ran it). Everything is
+//! the next one (`context.rs`: the command that ran it). Where a report
+//! starts is `report.rs`'s to say (each tool's first line): the readers
+//! stop there and this scan starts there, so both build on it and no
+//! reader names this file. Everything is
 //! linear in the size of the text. Several reports in one paste are
 //! several [`Found`], each with its lines; a report cut off mid-block is
 //! read as far as it goes, with a warning that says what is missing.
@@ -35,18 +38,19 @@
 mod context;
 mod genai_perf;
 mod llama_bench;
+mod report;
 mod sglang;
 mod text;
 mod trtllm;
 mod vllm;
 
-use super::detect::Format;
-use super::error::Warning;
+use super::file::Out;
+use super::format::Format;
 use super::vocabulary::Keys;
-use super::Out;
 use context::Context;
+use report::{starts, starts_line, Kind};
 
-/// The readers' keys, for the documentation (`vocabulary::tools`).
+/// The readers' keys, for the documentation (`docs.rs`).
 pub(super) fn keys() -> [&'static Keys; 7] {
     [
         &vllm::SERVE,
@@ -57,62 +61,6 @@ pub(super) fn keys() -> [&'static Keys; 7] {
         &llama_bench::TABLE,
         &genai_perf::TABLE,
     ]
-}
-
-/// A kind of report, as its first line tells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// The `Serving Benchmark Result` banner (vLLM's or SGLang's).
-    Serve,
-    /// `Throughput: N requests/s, …`.
-    Throughput,
-    /// `Avg latency: N seconds`.
-    Latency,
-    /// A `= SECTION` heading of trtllm-bench.
-    Trtllm,
-    /// llama-bench's table header.
-    LlamaBench,
-    /// genai-perf's table header.
-    GenaiPerf,
-}
-
-/// The report a line starts, if any.
-fn starts_line(l: &str) -> Option<Kind> {
-    if l.contains("= Serving Benchmark Result =") {
-        Some(Kind::Serve)
-    } else if l.contains(" requests/s") && figure_after(l, "Throughput: ", "requests/s") {
-        Some(Kind::Throughput)
-    } else if l.contains("Avg latency: ") && figure_after(l, "Avg latency: ", "seconds") {
-        Some(Kind::Latency)
-    } else if trtllm::is_heading(l) {
-        Some(Kind::Trtllm)
-    } else if l.contains("t/s") && llama_bench::is_header(l) {
-        Some(Kind::LlamaBench)
-    } else if l.contains("Statistic") && genai_perf::is_header(l) {
-        Some(Kind::GenaiPerf)
-    } else {
-        None
-    }
-}
-
-/// Whether `line` has `head`, then a number, then `unit`: a tool's line,
-/// not prose that quotes its shape (`Throughput: X requests/s`).
-fn figure_after(line: &str, head: &str, unit: &str) -> bool {
-    line.split_once(head).is_some_and(|(_, rest)| {
-        let mut words = rest.split_whitespace();
-        words.next().and_then(text::number).is_some()
-            && words.next().map(|w| w.trim_end_matches([',', '.'])) == Some(unit)
-    })
-}
-
-/// The report that line `i` starts, if any.
-fn starts(lines: &[&str], i: usize) -> Option<Kind> {
-    starts_line(lines[i])
-}
-
-/// Whether a line starts a report: a reader stops before it.
-pub(super) fn starts_report(lines: &[&str], i: usize) -> bool {
-    starts(lines, i).is_some()
 }
 
 /// One report found in a text.
@@ -134,17 +82,6 @@ impl Found {
             (a, b) => format!("lines {a}–{b}"),
         }
     }
-}
-
-/// What a reader hands back: the report, and the index of the line after
-/// it (where the scan goes on).
-pub(super) struct Taken {
-    pub(super) format: Format,
-    /// 0-based, inclusive.
-    pub(super) first: usize,
-    pub(super) last: usize,
-    pub(super) out: Out,
-    pub(super) next: usize,
 }
 
 /// The format of the first report in `text`, if any: what tells a paste
@@ -178,7 +115,7 @@ pub(crate) fn first_format(text: &str) -> Option<Format> {
 }
 
 /// The readers, one per module of this folder: what one fuzz target each
-/// aims at (`src/fuzz.rs`, [`super::read_reports_of`]).
+/// aims at (`fuzz/checks.rs`, [`super::read_reports_of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reader {
     /// `vllm.rs`: `vllm bench serve`, `throughput` and `latency`.
@@ -300,13 +237,4 @@ pub(crate) fn scan_with(name: &str, text: &str, only: Option<Reader>) -> Vec<Fou
         i = next;
     }
     found
-}
-
-/// A warning at a line of the text.
-pub(super) fn warning(name: &str, line: usize, message: String) -> Warning {
-    Warning {
-        file: name.to_string(),
-        line,
-        message,
-    }
 }

@@ -14,12 +14,12 @@
 //! `--version` fills it. `Backend` is the API the client spoke, a fact.
 
 use super::context::{Context, Program};
+use super::report::Taken;
 use super::text::ends_with_label;
 use super::vllm::{block_row, cut_off, from_command, Block};
-use super::Taken;
-use crate::results::detect::Format;
+use crate::results::file::{Fact, Out};
+use crate::results::format::Format;
 use crate::results::vocabulary::{From, Keys, ResultCol as R};
-use crate::results::{Fact, Out};
 
 /// The lines of SGLang's `bench_serving` report.
 pub(super) static SERVE: Keys = Keys {
@@ -129,7 +129,7 @@ pub(super) fn read(name: &str, block: &Block<'_>, cx: &Context) -> Taken {
         from_command(&mut f, &mut out.facts, name, cmd, OPTIONS);
     }
     let mut row = f.row;
-    crate::results::vllm::no_latency_without_requests(&mut row);
+    crate::results::vocabulary::no_latency_without_requests(&mut row);
     row.set_text(R::Tool, Some("sglang bench_serving"));
     out.results.push(row);
     out.warnings.extend(cut_off(

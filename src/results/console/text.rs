@@ -194,6 +194,35 @@ impl Filling {
     }
 }
 
+/// The column separators of a rich table: heavy, light, and plain.
+const BARS: [char; 3] = ['┃', '│', '|'];
+
+/// The cells of a rich table line (genai-perf's) between its outer bars; `None` for a line
+/// that is no row.
+pub(super) fn box_cells(line: &str) -> Option<Vec<String>> {
+    let a = line.find(BARS)?;
+    let b = line.rfind(BARS)?;
+    if b <= a {
+        return None;
+    }
+    let inner = &line[a..b];
+    // The first bar's own bytes.
+    let skip = inner.chars().next().map_or(0, char::len_utf8);
+    Some(
+        inner[skip..]
+            .split(BARS)
+            .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect(),
+    )
+}
+
+/// The cells of a Markdown table line, from its first `|` to its last
+/// (llama-bench's table).
+pub(super) fn pipe_cells(line: &str) -> Option<Vec<&str>> {
+    let (a, b) = (line.find('|')?, line.rfind('|')?);
+    (b > a).then(|| line[a + 1..b].split('|').map(str::trim).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

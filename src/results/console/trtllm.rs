@@ -30,12 +30,12 @@
 //! version:` line before it gives.
 
 use super::context::{Context, Program};
+use super::report::{starts_report, trtllm_heading, warning, Taken};
 use super::text::{bare, is_rule, label_value, shifted, Filling};
 use super::vllm::from_command;
-use super::{starts_report, warning, Taken};
-use crate::results::detect::Format;
+use crate::results::file::{Fact, Out};
+use crate::results::format::Format;
 use crate::results::vocabulary::{From, Keys, ResultCol as R};
-use crate::results::{Fact, Out};
 
 /// The lines of trtllm-bench's reports.
 pub(super) static BENCH: Keys = Keys {
@@ -77,25 +77,6 @@ pub(super) static BENCH: Keys = Keys {
     series: &[],
 };
 
-/// The sections of its reports, old and new.
-const SECTIONS: &[&str] = &[
-    "ENGINE DETAILS",
-    "PYTORCH BACKEND",
-    "MACHINE DETAILS",
-    "WORLD + RUNTIME INFORMATION",
-    "REQUEST DETAILS",
-    "PERFORMANCE OVERVIEW",
-    "STREAMING STATISTICS",
-    "STATISTICS",
-    "GENERAL OVERVIEW",
-    "THROUGHPUT OVERVIEW",
-    "LATENCY OVERVIEW",
-    "GENERATION LATENCY BREAKDOWN",
-    "ACCEPTANCE BREAKDOWN",
-    "DECODING STATISTICS",
-    "DATASET DETAILS",
-];
-
 /// The sections that hold the figures: a report without any is cut off.
 const OVERVIEWS: &[&str] = &[
     "PERFORMANCE OVERVIEW",
@@ -103,20 +84,6 @@ const OVERVIEWS: &[&str] = &[
     "THROUGHPUT OVERVIEW",
     "LATENCY OVERVIEW",
 ];
-
-/// The section a `= NAME` heading opens.
-fn heading(line: &str) -> Option<&'static str> {
-    let rest = bare(line).strip_prefix("= ")?.trim();
-    SECTIONS
-        .iter()
-        .copied()
-        .find(|s| rest == *s || rest.strip_prefix(s).is_some_and(|r| r.starts_with(' ')))
-}
-
-/// Whether a line heads a section of trtllm-bench's report.
-pub(super) fn is_heading(line: &str) -> bool {
-    line.contains("= ") && heading(line).is_some()
-}
 
 pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Taken {
     let first = if start > 0 && is_rule(lines[start - 1], '=') {
@@ -133,7 +100,7 @@ pub(super) fn read(name: &str, lines: &[&str], start: usize, cx: &Context) -> Ta
     let mut section = "";
     let (mut last, mut next) = (start, lines.len());
     for (i, &l) in lines.iter().enumerate().skip(start) {
-        if let Some(h) = heading(l) {
+        if let Some(h) = trtllm_heading(l) {
             if seen.contains(&h) {
                 // The next report.
                 next = if is_rule(lines[i - 1], '=') { i - 1 } else { i };

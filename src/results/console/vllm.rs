@@ -26,11 +26,11 @@
 //! `--version` and the command before the report (`--model`) fill them.
 
 use super::context::{Command, Context, Program};
+use super::report::{starts_report, warning, Taken};
 use super::text::{bare, is_rule, label_value, Filling};
-use super::{starts_report, warning, Taken};
-use crate::results::detect::Format;
+use crate::results::file::{Fact, Out};
+use crate::results::format::Format;
 use crate::results::vocabulary::{From, Keys, ResultCol as R};
-use crate::results::{Fact, Out};
 
 /// The lines of `vllm bench serve`'s report.
 pub(super) static SERVE: Keys = Keys {
@@ -191,7 +191,7 @@ pub(super) fn cut_off(
     block: &Block<'_>,
     last: usize,
     sections: &[&str],
-) -> Option<crate::results::Warning> {
+) -> Option<crate::results::error::Warning> {
     if block.closed.is_some() {
         return None;
     }
@@ -295,7 +295,7 @@ pub(super) fn read_serve(name: &str, block: &Block<'_>, cx: &Context) -> Taken {
         from_command(&mut f, &mut out.facts, name, cmd, SERVE_OPTIONS);
     }
     let mut row = f.row;
-    crate::results::vllm::no_latency_without_requests(&mut row);
+    crate::results::vocabulary::no_latency_without_requests(&mut row);
     row.set_text(R::Tool, Some(tool));
     out.results.push(row);
     out.warnings.extend(cut_off(

@@ -3,7 +3,7 @@
 //! file at every load, clears a file of numbers at almost no cost; only a
 //! file it cannot clear is walked by the full pass of `scrub`.
 
-use super::{is_credential_key, is_secret_value};
+use super::keys::{is_credential_key, is_secret_value};
 use crate::results::json;
 
 /// Whether JSON `b` may hold a credential, from its strings alone: false

@@ -4,7 +4,7 @@
 //! of its own (a pasted text of several reports, `-` for standard input
 //! included, a side per report); and with `--from-issue`, each report of a
 //! GitHub issue, named by where it was found ("comment 3"). The sides go
-//! to `crate::compare` in the order named, the first the baseline, each
+//! to `findings::compare` in the order named, the first the baseline, each
 //! with what the checks flag of its run (lost requests, fewer requests
 //! run at once than asked). Where the findings are at hand (the records
 //! of `--root`, or a published site's, as `findings lint` gets them), a
@@ -14,17 +14,17 @@
 //! Takes the command's options; hands back the comparison or why there is
 //! none.
 
-use crate::audit::source::Catalog;
-use crate::checks::{self, Verdict, UNKNOWN_ENGINE};
-use crate::compare::{self, Cite, Comparison, Metric, Options, Side};
-use crate::load;
-use crate::record::Run;
+use findings::audit::source::Catalog;
+use findings::checks::{self, Verdict, UNKNOWN_ENGINE};
+use findings::compare::{self, Cite, Comparison, Metric, Options, Side};
+use findings::load;
+use findings::record::Run;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What `findings compare` was asked.
 #[derive(Debug, Clone, Default)]
-pub struct CompareOptions {
+pub(crate) struct CompareOptions {
     /// Run ids, result files and run folders (`-`: standard input), the
     /// baseline first.
     pub inputs: Vec<String>,
@@ -47,7 +47,7 @@ pub struct CompareOptions {
 /// Why there is no comparison (exit status 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
-pub struct CompareError {
+pub(crate) struct CompareError {
     /// What went wrong.
     pub message: String,
     /// What to do about it.
@@ -62,7 +62,7 @@ fn fail(message: String, hint: Option<&str>) -> CompareError {
 }
 
 /// Reads the inputs and sets their sides side by side.
-pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError> {
+pub(crate) fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError> {
     // Known metrics only: a wrong name is the reader's mistake to hear of.
     if let Some(name) = opts
         .metrics
@@ -102,7 +102,7 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
     }
     if let Some(path) = &opts.issue {
         let shown = path.display().to_string();
-        let run = crate::lint::read_issue_run(path, opts.engine.clone(), opts.version.clone())
+        let run = findings::lint::read_issue_run(path, opts.engine.clone(), opts.version.clone())
             .map_err(|e| fail(e.to_string(), e.hint()))?
             .ok_or_else(|| {
                 fail(
@@ -136,7 +136,7 @@ pub fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, CompareError>
 /// that ran fewer requests at once than asked, where a side did: those
 /// about its engine or about no engine in particular
 /// ([`compare::cites_for`]).
-pub fn cite(c: &mut Comparison, catalog: &Catalog) {
+pub(crate) fn cite(c: &mut Comparison, catalog: &Catalog) {
     let mut all: Vec<Cite> = catalog
         .findings
         .iter()
@@ -211,7 +211,7 @@ fn read_input(
             Some("name a run by its folder under data/runs/, or a result file or run folder"),
         ));
     }
-    let run = crate::lint::read_run(path, opts.engine.clone(), opts.version.clone())
+    let run = findings::lint::read_run(path, opts.engine.clone(), opts.version.clone())
         .map_err(|e| fail(e.to_string(), e.hint()))?;
     Ok(named_sides(&run, input, metrics, names))
 }

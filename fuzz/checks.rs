@@ -1,6 +1,9 @@
-//! What the fuzz targets run (`fuzz/`, see docs/fuzzing.md), kept in the
-//! library so that `cargo test` can feed every input the fuzzer ever found
-//! to the very same code (`tests/fuzz_regressions.rs`).
+//! What the fuzz targets run (`fuzz/fuzz_targets/`, see docs/fuzzing.md),
+//! beside them: each target includes this file (`#[path]`), and so does
+//! `tests/fuzz_regressions.rs`, so that `cargo test` feeds every input the
+//! fuzzer ever found to the very same code. It drives the library through
+//! its public paths only (`findings::load`, `findings::results`, …), and
+//! the library carries none of it.
 //!
 //! Each function takes arbitrary bytes, runs them through the loader the way
 //! `findings check` would (or, for result files, the way an import would;
@@ -14,16 +17,16 @@
 //! The functions that take records hand back what they saw, so that a test
 //! feeding good records can hold them to it (`tests/fuzz_regressions.rs`).
 
-use crate::diagnostics::Diagnostic;
-use crate::load::{self, decode_text, Loaded, TableText};
-use crate::results::{self, scrub, Reader};
-use crate::version::Version;
+use findings::diagnostics::Diagnostic;
+use findings::load::{self, decode_text, Loaded, TableText};
+use findings::results::{self, scrub, Reader};
+use findings::version::Version;
 use std::path::Path;
 
 /// What a target saw of its input, for a test that feeds it good records
 /// (the fuzzer itself looks only for panics).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Seen {
+pub(crate) struct Seen {
     /// Whether the input read as what it stands for: a finding, a run, both
     /// versions of a pair.
     pub read: bool,
@@ -63,7 +66,7 @@ fn assert_positions<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>, file: &
 
 /// Bytes as `findings/fuzz.md`: decoded, read as a finding, its body
 /// scanned and rendered, its title rendered.
-pub fn finding(data: &[u8]) -> Seen {
+pub(crate) fn finding(data: &[u8]) -> Seen {
     let file = Path::new("findings/fuzz.md");
     let mut seen = Seen::default();
     let text = match decode_text(file, data.to_vec()) {
@@ -81,14 +84,14 @@ pub fn finding(data: &[u8]) -> Seen {
     if let Some(f) = f {
         assert_eq!(
             format!("{:?}", f.facts),
-            format!("{:?}", crate::markdown::scan(&f.body))
+            format!("{:?}", findings::markdown::scan(&f.body))
         );
         for l in &f.facts.links {
             assert!(l.line >= 1 && l.column >= 1);
         }
-        let _ = crate::markdown::render(&f.body, &|_| None);
-        let _ = crate::markdown::render_inline(&f.title);
-        let _ = crate::markdown::plain_text(&f.title);
+        let _ = findings::markdown::render(&f.body, &|_| None);
+        let _ = findings::markdown::render_inline(&f.title);
+        let _ = findings::markdown::plain_text(&f.title);
     }
     seen
 }
@@ -136,7 +139,7 @@ impl<'d> RunInput<'d> {
 /// other's). The run is read, checked against a small site, and its charts
 /// drawn, as `check` does; a table named `run.yaml` is the run's own text,
 /// as on the disk, and `missing.csv` is missing.
-pub fn run(data: &[u8]) -> Seen {
+pub(crate) fn run(data: &[u8]) -> Seen {
     let input = RunInput::split(data);
     let dir = Path::new("data/runs/fuzz");
     let file = dir.join("run.yaml");
@@ -194,14 +197,14 @@ pub fn run(data: &[u8]) -> Seen {
     seen.read = r.is_some();
     seen.problems(diags.iter());
     loaded.runs.extend(r.map(std::sync::Arc::new));
-    seen.problems(crate::validate::validate(&loaded).iter());
+    seen.problems(findings::validate::validate(&loaded).iter());
     seen
 }
 
 /// Bytes as versions: the text up to a first `\0` and the text after it.
 /// Each that parses must read again as itself, and the two must compare,
 /// hash and test equal consistently.
-pub fn version(data: &[u8]) -> Seen {
+pub(crate) fn version(data: &[u8]) -> Seen {
     let mut seen = Seen::default();
     let Ok(s) = std::str::from_utf8(data) else {
         seen.problems.push("not UTF-8".into());
@@ -221,7 +224,7 @@ pub fn version(data: &[u8]) -> Seen {
         assert_eq!(Version::parse(v.as_str()).as_ref(), Ok(v));
         assert_eq!(Version::parse(&v.to_string()).as_ref(), Ok(v), "{v}");
         assert_eq!(v.cmp(v), std::cmp::Ordering::Equal);
-        assert!(!crate::urls::version("e", v.as_str()).is_empty());
+        assert!(!findings::urls::version("e", v.as_str()).is_empty());
     }
     assert_eq!(x.cmp(&y), y.cmp(&x).reverse());
     assert_eq!(x == y, x.cmp(&y) == std::cmp::Ordering::Equal);
@@ -235,7 +238,7 @@ pub fn version(data: &[u8]) -> Seen {
 
 /// An error about `data` points inside it: a line it has, a column within
 /// that line (or just after its end).
-fn assert_inside(e: &crate::results::ReadError, data: &[u8]) {
+fn assert_inside(e: &findings::results::ReadError, data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = e.to_string();
     if e.line == 0 {
@@ -259,8 +262,8 @@ fn assert_inside(e: &crate::results::ReadError, data: &[u8]) {
 /// Bytes as a benchmark result file: detected, read, scrubbed, and read as
 /// a run folder. Errors point inside the bytes; the scrubbed copy holds no
 /// credential, and reads whenever the original did.
-pub fn result_file(data: &[u8]) {
-    use crate::results::{self, scrub};
+pub(crate) fn result_file(data: &[u8]) {
+    use findings::results::{self, scrub};
     let read = results::read("bench.json", data);
     if let Err(e) = &read {
         assert_inside(e, data);
@@ -336,7 +339,7 @@ fn assert_report_lines(reports: &[results::Report], lines: usize) {
 /// when read again, and with `\r\n` line ends; the paste scrubbed holds no
 /// credential and gives the same reports, whose facts hold none; and the
 /// whole paste read as `results::read` reads a file.
-pub fn console(reader: Reader, data: &[u8]) -> Vec<results::Report> {
+pub(crate) fn console(reader: Reader, data: &[u8]) -> Vec<results::Report> {
     let name = "paste.txt";
     let text = String::from_utf8_lossy(data);
     let lines = text.split('\n').count();
@@ -398,8 +401,8 @@ pub fn console(reader: Reader, data: &[u8]) -> Vec<results::Report> {
 /// the thread, and reads the same again; each text, scrubbed as `lint`
 /// scrubs it, holds no credential, and the reports read off it carry none
 /// in their facts. What it hands back is the issue's texts, for a test.
-pub fn issue(data: &[u8]) -> Option<crate::issue::Issue> {
-    use crate::issue::{self, Place, ANSWER_MARKER};
+pub(crate) fn issue(data: &[u8]) -> Option<findings::issue::Issue> {
+    use findings::issue::{self, Place, ANSWER_MARKER};
     let file = "issue.json";
     let read = match issue::read(file, data) {
         Ok(i) => i,
