@@ -164,7 +164,13 @@ fn hardware_is_matched_without_the_vendors_name_and_other_hardware_is_another_se
     assert!(amd.matches(&unknown, false));
     assert_ne!(amd.place(), unknown.place());
     let t = trends(&[
-        source("vllm", "0.8.2", "a", std::slice::from_ref(&r), Some("NVIDIA H100")),
+        source(
+            "vllm",
+            "0.8.2",
+            "a",
+            std::slice::from_ref(&r),
+            Some("NVIDIA H100"),
+        ),
         source("vllm", "0.8.3", "b", std::slice::from_ref(&r), Some("H100")),
         source("vllm", "0.8.3", "c", std::slice::from_ref(&r), Some("A100")),
         source("vllm", "0.8.3", "d", &[r], None),
