@@ -528,6 +528,10 @@ fn trend_of(
     for (k, metric) in metrics.iter().enumerate() {
         // Each (series, source)'s measurements of this metric: a point.
         let mut points: Vec<Point> = Vec::new();
+        // Whether every measurement of each point records that it lost
+        // no request: a sweep's row that lost none is not flagged for
+        // another row of its run that did.
+        let mut whole: Vec<bool> = Vec::new();
         let mut at: HashMap<(usize, usize), usize> = HashMap::new();
         for (&(s, m), &ser) in members.iter().zip(&series_of) {
             let meas = &sources[s].measurements[m];
@@ -554,9 +558,16 @@ fn trend_of(
                     flags: sources[s].marks.clone(),
                     values: Vec::new(),
                 });
+                whole.push(true);
                 points.len() - 1
             });
             points[i].values.push((v, spread));
+            whole[i] &= meas.context.lost == Some(0.0);
+        }
+        for (p, whole) in points.iter_mut().zip(&whole) {
+            if *whole {
+                p.flags.retain(|f| f.check != "no-lost-requests");
+            }
         }
         if points.is_empty() {
             continue;
@@ -566,10 +577,14 @@ fn trend_of(
                 (p.value, p.low, p.high, p.n, p.std) = (sp.mean, sp.min, sp.max, sp.n, sp.std);
             }
         }
+        // In a version, the points its value is of (those the checks
+        // flag least) first: a table that writes the change on a
+        // version's first row writes it beside one of them.
         points.sort_by(|a, b| {
-            (a.series, &a.version, &sources[a.source].run).cmp(&(
+            (a.series, &a.version, a.flags.len(), &sources[a.source].run).cmp(&(
                 b.series,
                 &b.version,
+                b.flags.len(),
                 &sources[b.source].run,
             ))
         });

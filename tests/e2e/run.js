@@ -30,6 +30,7 @@ const imported = require("./lib/imported");
 const observed = require("./lib/observed");
 const big = require("./lib/big");
 const answers = require("./lib/answers");
+const workloads = require("./lib/workloads");
 
 // Findings in the generated site for the journeys on long lists.
 const BIG_FINDINGS = Number(process.env.E2E_BIG_FINDINGS || 3000);
@@ -71,6 +72,11 @@ async function main() {
     { name: "big", root: bigRoot, prefix: "/big/", ...bigInfo },
   ];
   if (answersInfo) sites.push({ name: "answers", root: answersRoot, prefix: "/answers/", ...answersInfo });
+  // Issue 39's site: a new one with the shared llama.cpp series and the
+  // recorded vLLM runs imported (only with ../shared).
+  const workloadsRoot = path.join(tmp, "workloads-root");
+  const workloadsInfo = workloads.generate(workloadsRoot);
+  if (workloadsInfo) sites.push({ name: "workloads", root: workloadsRoot, prefix: "/workloads-site/", ...workloadsInfo });
   for (const s of sites) {
     s.out = path.join(tmp, s.name);
     s.base = `${srv.origin}${s.prefix}`;
@@ -92,7 +98,7 @@ async function main() {
   browser = await browserLib.launch();
   // The small sites are crawled page by page; the big one is for the
   // journeys on long lists.
-  const env = { srv, browser, sites: sites.slice(0, 3), bundled: sites[0], fixture: sites[1], imported: sites[2], big: sites[3], answers: sites[4], tmp, shots: SHOTS };
+  const env = { srv, browser, sites: sites.slice(0, 3), bundled: sites[0], fixture: sites[1], imported: sites[2], big: sites[3], answers: sites.find((s) => s.name === "answers"), workloads: sites.find((s) => s.name === "workloads"), tmp, shots: SHOTS };
 
   // Every page of the two small sites, then every internal link and
   // fragment they hold (the big site is for the journeys on long lists).
@@ -109,6 +115,7 @@ async function main() {
   await journeys.comparedRuns(env);
   await big.all(env);
   await answers.all(env);
+  await workloads.all(env);
   await validate.all(env);
   await screenshots.all(env, found.bundled);
 }

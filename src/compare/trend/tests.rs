@@ -388,8 +388,8 @@ fn a_flagged_point_is_drawn_apart_and_not_averaged_into_its_version() {
     let marks: Vec<usize> = m.points.iter().map(|p| p.flags.len()).collect();
     assert_eq!(
         marks,
-        [1, 2, 1],
-        "by version, then run: live29, capped, live30"
+        [1, 1, 2],
+        "by version, then the flags, then run: live29, live30, capped"
     );
     // 0.30's value is live30's alone: the point the checks flag least.
     assert_eq!(m.changes[0].after.mean, 316.03);
@@ -409,6 +409,46 @@ fn a_flagged_point_is_drawn_apart_and_not_averaged_into_its_version() {
         run("0.30", "capped", "309.78", &[&lost]),
     ]);
     assert_eq!(t[0].metrics[0].changes[0].after.n, 2);
+}
+
+#[test]
+fn a_sweeps_point_that_lost_no_request_is_not_flagged_for_one_that_did() {
+    // As nerdalert's rate sweep: the run's check flags lost requests, all
+    // of them at one point of the sweep.
+    let lost = Flag::of("no-lost-requests", "985 of 2,000 requests completed").unwrap();
+    let run = |version: &str, id: &str| {
+        let mut s = source(
+            "vllm",
+            version,
+            id,
+            &[
+                serve("m", "8", "8000", "800", "120"),
+                serve("m", "64", "8000", "800", "900"),
+            ],
+            None,
+        );
+        s.measurements[0].context.lost = Some(0.0);
+        s.measurements[1].context.lost = Some(985.0);
+        s.marks = vec![lost.clone()];
+        s
+    };
+    let t = trends(&[run("0.8.0", "a"), run("0.8.1", "b")]);
+    assert_eq!(t.len(), 2, "{t:#?}");
+    let flagged = |t: &[Trend], at: f64| -> Vec<usize> {
+        let w = t
+            .iter()
+            .find(|w| w.workload.concurrency == Some(at))
+            .unwrap();
+        w.metrics[0].points.iter().map(|p| p.flags.len()).collect()
+    };
+    // Concurrency 8 lost none; 64 lost 985.
+    assert_eq!(flagged(&t, 8.0), [0, 0]);
+    assert_eq!(flagged(&t, 64.0), [1, 1]);
+    // A point whose loss is not recorded keeps its run's flag.
+    let mut unknown = run("0.8.1", "b");
+    unknown.measurements[0].context.lost = None;
+    let t = trends(&[run("0.8.0", "a"), unknown]);
+    assert_eq!(flagged(&t, 8.0), [0, 1]);
 }
 
 #[test]

@@ -176,4 +176,4 @@ async function all(env) {
   });
 }
 
-module.exports = { generate, all };
+module.exports = { generate, all, open };

@@ -14,9 +14,11 @@ const JAVA = process.env.E2E_JAVA || "java";
 const VNU = require.resolve("vnu-jar/build/dist/vnu.jar");
 
 async function all(env) {
-  // The small sites, and issue 38's (the bundled one with two runs
-  // imported and compared), whose pages the crawl does not visit.
-  const dirs = env.sites.concat(env.answers ? [env.answers] : []).map((s) => s.out);
+  // The small sites, issue 38's (the bundled one with two runs imported
+  // and compared) and issue 39's (the shared llama.cpp series and
+  // recorded runs: its workload pages), whose pages the crawl does not
+  // visit.
+  const dirs = env.sites.concat([env.answers, env.workloads].filter(Boolean)).map((s) => s.out);
   const count = dirs.reduce((n, d) => n + site.walk(d).filter((f) => f.endsWith(".html")).length, 0);
   await H.check(`Nu HTML Checker: no errors in ${count} HTML files (the small sites)`, async () => {
     const r = spawnSync(JAVA, ["-Xss2m", "-jar", VNU, "--errors-only", "--skip-non-html", "--format", "gnu", ...dirs], {

@@ -1,0 +1,122 @@
+//! Workload pages (issue 39) on a fixture site of four llama-bench runs
+//! of one model on llama.cpp builds 998, 1002, 1105 and 10040
+//! (`tests/fixtures/trends/`, figures made up): the page of one workload
+//! and its chart as snapshots, the points in version order (10040 after
+//! 1105, as numbers), the regression that no finding cites with the
+//! command that starts one, and the pages that link the workloads: the
+//! index, the engine's, the later version's and the home page. Built
+//! through the real command; assertions on the HTML a reader gets.
+#![allow(missing_docs)]
+
+mod common;
+use common::Site;
+use std::path::{Path, PathBuf};
+
+const TG: &str = "workloads/llama-8b-q4-k-medium-tg128/index.html";
+
+fn build(site: &Site) -> (tempfile::TempDir, PathBuf) {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().join("site");
+    let r = site.run(&["build", "--output", o.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "build failed: {}", r.stderr);
+    (out, o)
+}
+
+fn page(out: &Path, rel: &str) -> String {
+    std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The `<main>` of a page: what its template writes, without the header
+/// and footer every page shares.
+fn main_of(html: &str) -> &str {
+    let i = html.find("<main").unwrap();
+    &html[i..html.find("</main>").unwrap() + 7]
+}
+
+/// The chart of the page's first metric: its `<svg>`, the plot inside it
+/// included.
+fn chart_of(html: &str) -> &str {
+    let i = html.find("<svg").unwrap();
+    let start = html.find("<div class=\"chart-svg\">").unwrap();
+    assert!(start < i);
+    let end = i + html[i..].find("</svg>\n</div>").unwrap() + 6;
+    &html[i..end]
+}
+
+#[test]
+fn workload_page_and_chart_snapshots() {
+    let site = Site::copy_of("trends");
+    let (_dir, out) = build(&site);
+    let html = page(&out, TG);
+    insta::assert_snapshot!("workload_page", main_of(&html));
+    insta::assert_snapshot!("workload_chart", chart_of(&html));
+}
+
+#[test]
+fn a_workload_page_reads_in_version_order_with_its_regression() {
+    let site = Site::copy_of("trends");
+    let (_dir, out) = build(&site);
+    let html = page(&out, TG);
+    // The table: every build in version order, each with its run, value
+    // and ±.
+    let mut at = 0;
+    for (b, v, sd) in [
+        ("998", "21.40", "0.05"),
+        ("1002", "21.46", "0.08"),
+        ("1105", "20.12", "0.06"),
+        ("10040", "22.85", "0.11"),
+    ] {
+        let row = format!(
+            "<tr><th scope=\"row\"><a href=\"../../engines/llama-cpp/{b}/\">{b}</a><br><span class=\"small\">run <a class=\"run-id\" href=\"../../runs/llama-b{b}/\">llama-b{b}</a></span></th><td class=\"num\">{v} tok/s<br><span class=\"muted small\">±{sd}</span></td>"
+        );
+        let i = html[at..]
+            .find(&row)
+            .unwrap_or_else(|| panic!("{b} after the one before: {row}"));
+        at += i + row.len();
+    }
+    assert!(html.contains(
+        "<span class=\"trend-change change-regression\">−6.2% worse, beyond noise</span>"
+    ));
+    assert!(html.contains("No finding cites it; start one with <code class=\"command\">findings new &quot;Tokens a second −6.2% on llama.cpp 1105 against 1002 (llama 8B Q4_K - Medium · tg128)&quot; --group hidden-speed --engine llama-cpp --version 1105</code>"));
+    // The chart's points in the same order, left to right, each linked
+    // to its run.
+    let svg = chart_of(&html);
+    let links: Vec<&str> = svg
+        .match_indices("href=\"../../runs/")
+        .map(|(i, m)| {
+            let rest = &svg[i + m.len()..];
+            &rest[..rest.find('/').unwrap()]
+        })
+        .collect();
+    assert_eq!(
+        links,
+        ["llama-b998", "llama-b1002", "llama-b1105", "llama-b10040"]
+    );
+    // pp512 is a workload of its own, with its own page.
+    let pp = page(&out, "workloads/llama-8b-q4-k-medium-pp512/index.html");
+    assert!(pp.contains("<h1>llama 8B Q4_K - Medium · pp512</h1>"));
+    assert!(!pp.contains("tg128</h1>"));
+
+    // The pages that link it.
+    let index = page(&out, "workloads/index.html");
+    assert!(index.contains("href=\"../workloads/llama-8b-q4-k-medium-tg128/\""));
+    let engine = page(&out, "engines/llama-cpp/index.html");
+    assert!(engine.contains("href=\"../../workloads/llama-8b-q4-k-medium-tg128/\""));
+    let later = page(&out, "engines/llama-cpp/1105/index.html");
+    assert!(
+        later.contains("Slower than 1002 on 1 workload; faster than 1002 on 1 workload."),
+        "{}",
+        main_of(&later)
+    );
+    let home = page(&out, "index.html");
+    assert!(
+        home.contains("<section class=\"latest\""),
+        "{}",
+        main_of(&home)
+    );
+    assert!(
+        home.contains("workloads/llama-8b-q4-k-medium-tg128/"),
+        "{}",
+        main_of(&home)
+    );
+}
