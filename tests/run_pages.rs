@@ -510,7 +510,11 @@ fn the_runs_index_gives_each_run_its_figure_flags_and_findings() {
             [],
             "vLLM 0.30",
             "vllm bench serve",
-            ["Qwen3-8B · 88 in, 1,000 out · 4 at once · rate unlimited", null, 0]
+            [
+                "Qwen3-8B · 88 in, 1,000 out · 4 at once · rate unlimited",
+                null,
+                0
+            ]
         ])
     );
     assert_eq!(data["runs"].as_array().unwrap().len(), 2);
