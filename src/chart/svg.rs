@@ -35,6 +35,34 @@ fn lane_span(cat: usize, lane: usize, lanes: usize) -> (f64, f64) {
     (x0 + gap, x0 + lane_w - gap)
 }
 
+/// The three layers every chart draws in this order: the grid lines, the
+/// plot area (a nested drawing `height` units tall at `top`, stretched
+/// across the chart's width, holding `marks`), and the axes.
+pub(super) fn plot_layers(
+    svg: &mut String,
+    grid: &str,
+    top: impl std::fmt::Display,
+    height: i32,
+    marks: &str,
+    axes: &str,
+) {
+    let _ = write!(
+        svg,
+        "<g class=\"plot-grid\" stroke=\"currentColor\" stroke-opacity=\"0.15\" \
+         shape-rendering=\"crispEdges\">\n{grid}</g>\n"
+    );
+    let _ = write!(
+        svg,
+        "<svg class=\"plot-area\" y=\"{top}\" width=\"100%\" height=\"{height}\" \
+         viewBox=\"0 0 {PLOT_UNITS} {height}\" preserveAspectRatio=\"none\" \
+         overflow=\"visible\">\n<g class=\"plot-marks\">\n{marks}</g>\n</svg>\n"
+    );
+    let _ = write!(
+        svg,
+        "<g class=\"plot-axes\" stroke=\"currentColor\" shape-rendering=\"crispEdges\">\n{axes}</g>\n"
+    );
+}
+
 /// A share of the plot's width as an SVG length: `37.5%`.
 pub(super) fn pct(share: f64) -> String {
     let v = (share * 100.0 * 100.0).round() / 100.0;
@@ -212,21 +240,7 @@ pub(super) fn draw(input: &ChartInput, data: &Data, plan: &Plan, summary: &str) 
         title = escape_html(&one_line(&spec.title)),
         desc = escape_html(summary),
     );
-    let _ = write!(
-        svg,
-        "<g class=\"plot-grid\" stroke=\"currentColor\" stroke-opacity=\"0.15\" \
-         shape-rendering=\"crispEdges\">\n{grid}</g>\n"
-    );
-    let _ = write!(
-        svg,
-        "<svg class=\"plot-area\" y=\"{t}\" width=\"100%\" height=\"{PLOT_HEIGHT}\" \
-         viewBox=\"0 0 {PLOT_UNITS} {PLOT_HEIGHT}\" preserveAspectRatio=\"none\" \
-         overflow=\"visible\">\n<g class=\"plot-marks\">\n{marks}</g>\n</svg>\n"
-    );
-    let _ = write!(
-        svg,
-        "<g class=\"plot-axes\" stroke=\"currentColor\" shape-rendering=\"crispEdges\">\n{axes}</g>\n"
-    );
+    plot_layers(&mut svg, &grid, t, PLOT_HEIGHT, &marks, &axes);
     if !rules.is_empty() {
         let _ = write!(
             svg,

@@ -17,7 +17,7 @@
 
 use super::layout::{fit_title, widest_label, DESIGN_WIDTH, FONT, LINE_H, PLOT_UNITS};
 use super::scale::linear_axis;
-use super::svg::{pct, px, Anchor, Pos, Text};
+use super::svg::{pct, plot_layers, px, Anchor, Pos, Text};
 use super::text::{one_line, text_width, wrap};
 use super::RenderedChart;
 use crate::util::escape_html;
@@ -365,21 +365,7 @@ pub fn trend(c: &TrendChart) -> RenderedChart {
         escape_html(&one_line(&c.title)),
         escape_html(&c.summary),
     );
-    let _ = write!(
-        svg,
-        "<g class=\"plot-grid\" stroke=\"currentColor\" stroke-opacity=\"0.15\" \
-         shape-rendering=\"crispEdges\">\n{grid}</g>\n"
-    );
-    let _ = write!(
-        svg,
-        "<svg class=\"plot-area\" y=\"{top}\" width=\"100%\" height=\"{PLOT_H}\" \
-         viewBox=\"0 0 {PLOT_UNITS} {PLOT_H}\" preserveAspectRatio=\"none\" \
-         overflow=\"visible\">\n<g class=\"plot-marks\">\n{marks}</g>\n</svg>\n"
-    );
-    let _ = write!(
-        svg,
-        "<g class=\"plot-axes\" stroke=\"currentColor\" shape-rendering=\"crispEdges\">\n{axes}</g>\n"
-    );
+    plot_layers(&mut svg, &grid, top, PLOT_H, &marks, &axes);
     let _ = write!(svg, "<g class=\"plot-points\">\n{dots}</g>\n");
     if !keys_svg.is_empty() {
         let _ = write!(svg, "<g class=\"plot-keys\">\n{keys_svg}</g>\n");
