@@ -137,6 +137,25 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
+/// `v + s` to the decimals the two were printed with: a tool prints
+/// `80.99 ± 0.06`, whose low end is 80.93, not binary's
+/// 80.92999999999999. `v` alone where `s` is 0.
+pub fn printed_sum(v: f64, s: f64) -> f64 {
+    if s == 0.0 {
+        return v;
+    }
+    let decimals = |x: f64| {
+        let t = format!("{x}");
+        t.split_once('.').map_or(0, |(_, d)| d.len())
+    };
+    let d = decimals(v).max(decimals(s));
+    if d > 12 {
+        return v + s;
+    }
+    let scale = 10f64.powi(d as i32);
+    ((v + s) * scale).round() / scale
+}
+
 /// A share from 0 to 1 as a percentage: 0.727 is `72.7%`.
 pub fn percent(share: f64) -> String {
     with_unit(share, Some(FRACTION))

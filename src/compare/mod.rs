@@ -323,25 +323,6 @@ pub struct Spread {
     pub std: Option<f64>,
 }
 
-/// `v + s` to the decimals the two were printed with: a tool prints
-/// `80.99 ± 0.06`, whose low end is 80.93, not binary's
-/// 80.92999999999999. `v` alone where `s` is 0.
-fn printed_sum(v: f64, s: f64) -> f64 {
-    if s == 0.0 {
-        return v;
-    }
-    let decimals = |x: f64| {
-        let t = format!("{x}");
-        t.split_once('.').map_or(0, |(_, d)| d.len())
-    };
-    let d = decimals(v).max(decimals(s));
-    if d > 12 {
-        return v + s;
-    }
-    let scale = 10f64.powi(d as i32);
-    ((v + s) * scale).round() / scale
-}
-
 impl Spread {
     /// The spread of `values`, each with the spread its tool printed
     /// (`None` where it printed none); `None` for no values.
@@ -353,8 +334,8 @@ impl Spread {
         let (mut min, mut max, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
         for &(v, s) in values {
             let s = s.unwrap_or(0.0);
-            min = min.min(printed_sum(v, -s));
-            max = max.max(printed_sum(v, s));
+            min = min.min(figures::printed_sum(v, -s));
+            max = max.max(figures::printed_sum(v, s));
             sum += v;
         }
         Some(Spread {
