@@ -5,7 +5,7 @@ a `vllm bench serve` result file, so that the runs share workloads across
 engine versions and the site follows them (workload pages, workloads.json,
 the changes on engine and version pages).
 
-    python3 bench/trends.py [--n 10000] [--rounds 3] [--dir DIR] [--shared ../shared/bench]
+    python3 bench/trends.py [--n 10000] [--rounds 3] [--dir DIR] [--out-dir /dev/shm/ft] [--shared ../shared/bench] [--baseline BIN]
 
 Copies the corpus of bench.py (generated once into --dir with the shared
 generator, as bench.py does) twice: as it is, and with a result file added
@@ -18,7 +18,11 @@ site do; their figures are drawn from a seeded generator (the same bytes
 on every run of this script). Builds both with the release binary and
 prints, per site, the median wall time and peak RSS over --rounds clean
 builds, the number of workload pages written and the size of
-workloads.json.
+workloads.json. The output goes to --out-dir, on tmpfs by default (as
+bench.py's does: an ext4 folder deleted and written again between rounds
+times the file system's inode reuse more than the build). --baseline
+names another binary (a build from before a change) to measure beside
+the release binary of this checkout, round by round.
 """
 import argparse, json, os, random, re, shutil, statistics, subprocess, sys, time
 
@@ -83,6 +87,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--shared", default=os.path.join(REPO, "..", "shared", "bench"))
     ap.add_argument("--dir", default=os.environ.get("BENCH_DIR", "/tmp/findings-trends-bench"))
+    ap.add_argument("--out-dir", default="/dev/shm/findings-trends-out")
+    ap.add_argument("--baseline", default=None)
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "findings"], cwd=REPO, check=True)
@@ -95,24 +101,40 @@ def main():
     if not os.path.isdir(with_results):
         shutil.copytree(plain, with_results)
         add_results(with_results)
+    binaries = [("this checkout", findings)] + ([("baseline", a.baseline)] if a.baseline else [])
     rows = []
     for name, root in [("hand tables only", plain), ("with a result file each", with_results)]:
-        out = os.path.join(a.dir, "out")
-        times, peaks = [], []
+        out = a.out_dir
+        got = {b: ([], []) for b, _ in binaries}
         for _ in range(a.rounds):
-            shutil.rmtree(out, ignore_errors=True)
-            os.sync()
-            time.sleep(2)
-            t, m = measure([findings, "build", "--root", root, "--output", out])
-            times.append(t)
-            peaks.append(m)
-        pages = len(os.listdir(os.path.join(out, "workloads"))) - 1 if os.path.isdir(os.path.join(out, "workloads")) else 0
+            for b, binary in binaries:
+                shutil.rmtree(out, ignore_errors=True)
+                os.sync()
+                time.sleep(2)
+                t, m = measure([binary, "build", "--root", root, "--output", out])
+                got[b][0].append(t)
+                got[b][1].append(m)
+        # The last round's output is the checkout's when there is no
+        # baseline; count it from a build of the checkout's binary.
+        shutil.rmtree(out, ignore_errors=True)
+        measure([findings, "build", "--root", root, "--output", out])
+        wl = os.path.join(out, "workloads")
+        pages = len([d for d in os.listdir(wl) if os.path.isdir(os.path.join(wl, d))]) if os.path.isdir(wl) else 0
         size = os.path.getsize(os.path.join(out, "workloads.json"))
-        rows.append((name, statistics.median(times), max(peaks) / 1024, pages, size / 1024))
+        for b, _ in binaries:
+            times, peaks = got[b]
+            # The pages and workloads.json are counted of this checkout's
+            # build; a baseline from before issue 39 writes neither.
+            mine = b == "this checkout"
+            rows.append((f"{name}, {b}", statistics.median(times), max(peaks) / 1024,
+                         pages if mine else None, size / 1024 if mine else None))
+        shutil.rmtree(out, ignore_errors=True)
     print("| site | build (median s) | peak RSS MiB | workload pages | workloads.json KB |")
     print("|---|--:|--:|--:|--:|")
     for name, t, m, pages, kb in rows:
-        print(f"| {name} | {t:.2f} | {m:.0f} | {pages} | {kb:.1f} |")
+        p = "" if pages is None else str(pages)
+        k = "" if kb is None else f"{kb:.1f}"
+        print(f"| {name} | {t:.2f} | {m:.0f} | {p} | {k} |")
 
 
 if __name__ == "__main__":
