@@ -517,6 +517,79 @@ fn the_recorded_vllm_runs_make_one_series_with_their_flags() {
 /// its six workloads: only its unlimited-rate points lost requests (985
 /// of 2,000 over both passes), so only they carry the flag; the others,
 /// whose rows lost none, are not drawn apart for it.
+/// vLLM 0.28's recording has no client's file, only the server's
+/// snapshots, series and boot log: its result is read from the server's
+/// counters (32 requests of 88 + 1,000 tokens, all held at once), so it
+/// joins 0.29's and 0.30's series as a point of its own, flagged as they
+/// are; its change to 0.29 (the client's figure) is shown as not
+/// comparable, never as a change of the engine.
+#[test]
+fn vllm_0_28_s_recording_joins_the_series_from_the_servers_counters() {
+    let Some(shared) = shared() else { return };
+    let runs = shared.join("recorded-runs");
+    let (_dir, root) = new_site();
+    for v in ["0.28", "0.29", "0.30"] {
+        import(
+            &root,
+            &format!("live{}", &v[2..]),
+            &runs.join(format!("vllm-{v}/live")),
+            &["--engine", "vllm", "--version", &format!("{v}.0")],
+        );
+    }
+    let r = trends(&root, &["--engine", "vllm", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let w = v["workloads"].as_array().unwrap();
+    assert_eq!(w.len(), 1, "one workload: {}", r.stdout);
+    let out = &w[0]["metrics"][0];
+    assert_eq!(out["metric"], "output_throughput");
+    let points: Vec<(String, String, f64, Value)> = out["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["version"].as_str().unwrap().to_string(),
+                p["run"].as_str().unwrap().to_string(),
+                (p["value"].as_f64().unwrap() * 100.0).round() / 100.0,
+                p["flags"].clone(),
+            )
+        })
+        .collect();
+    let flagged = serde_json::json!(["concurrency-achieved"]);
+    assert_eq!(
+        points,
+        [
+            (
+                "0.28.0".to_string(),
+                "live28".to_string(),
+                341.44,
+                flagged.clone()
+            ),
+            (
+                "0.29.0".to_string(),
+                "live29".to_string(),
+                341.41,
+                flagged.clone()
+            ),
+            ("0.30.0".to_string(), "live30".to_string(), 316.03, flagged),
+        ]
+    );
+    let first = &out["changes"][0];
+    assert_eq!(
+        (&first["from"], &first["to"]),
+        (&"0.28.0".into(), &"0.29.0".into())
+    );
+    assert_eq!(first["comparable"], false);
+    assert_eq!(
+        first["not_comparable"],
+        "another client: the server's counters against vllm bench serve"
+    );
+    let second = &out["changes"][1];
+    assert_eq!(second["comparable"], true);
+    assert_eq!(second["direction"], "worse");
+}
+
 #[test]
 fn a_sweeps_points_carry_the_flags_of_their_own_rows() {
     let Some(shared) = shared() else { return };
