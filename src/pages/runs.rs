@@ -255,6 +255,17 @@ pub(super) fn write_data<O: Output>(
     })
 }
 
+/// An engine's name as site.yaml spells it; its id where site.yaml has no
+/// such engine.
+fn engine_name(model: &Model, id: &str) -> String {
+    model
+        .site
+        .engines
+        .iter()
+        .find(|e| e.id == id)
+        .map_or_else(|| id.to_string(), |e| e.name.clone())
+}
+
 /// A row's findings as `[label, url, title]` triples.
 fn refs(v: &[FindingRef]) -> Vec<[&str; 3]> {
     v.iter()
@@ -413,12 +424,7 @@ fn measured(model: &Model, r: usize) -> Vec<Measured> {
         .into_iter()
         .map(|(id, mut versions)| {
             versions.sort_by(|a, b| a.0.cmp(&b.0));
-            let name = model
-                .site
-                .engines
-                .iter()
-                .find(|e| e.id == id)
-                .map_or_else(|| id.clone(), |e| e.name.clone());
+            let name = engine_name(model, &id);
             Measured {
                 id,
                 name,
@@ -514,12 +520,7 @@ fn bar(model: &Model) -> Bar {
         .into_iter()
         .map(|(id, (count, mut versions))| {
             versions.sort_by(|a, b| a.0.cmp(&b.0));
-            let name = model
-                .site
-                .engines
-                .iter()
-                .find(|e| e.id == id)
-                .map_or_else(|| id.clone(), |e| e.name.clone());
+            let name = engine_name(model, &id);
             EngineChip {
                 id,
                 name,
