@@ -137,15 +137,7 @@ pub(super) fn draw(input: &ChartInput, data: &Data, plan: &Plan, summary: &str) 
             &[one_line(label)],
         );
     }
-    for (v, label) in &plan.y.ticks {
-        text.put(
-            Pos::Px(-8),
-            y_at(*v) + 4,
-            Anchor::End,
-            None,
-            std::slice::from_ref(label),
-        );
-    }
+    text.y_ticks(&plan.y.ticks, y_at);
     let label_top = i64::from(b) + 8;
     match &plan.cat_labels {
         Some(CatLabels::Flat(labels)) => {
@@ -425,6 +417,20 @@ pub(super) struct Text {
 }
 
 impl Text {
+    /// The value axis's tick labels, right-aligned 8 px left of the plot,
+    /// each centred on its tick (`y_at` gives a value's height).
+    pub(super) fn y_ticks(&mut self, ticks: &[(f64, String)], y_at: impl Fn(f64) -> i64) {
+        for (v, label) in ticks {
+            self.put(
+                Pos::Px(-8),
+                y_at(*v) + 4,
+                Anchor::End,
+                None,
+                std::slice::from_ref(label),
+            );
+        }
+    }
+
     pub(super) fn put(
         &mut self,
         x: Pos,

@@ -302,15 +302,7 @@ pub fn trend(c: &TrendChart) -> RenderedChart {
     }
 
     let mut text = Text::default();
-    for (v, label) in &y.ticks {
-        text.put(
-            Pos::Px(-8),
-            y_at(*v) + 4,
-            Anchor::End,
-            None,
-            std::slice::from_ref(label),
-        );
-    }
+    text.y_ticks(&y.ticks, y_at);
     let label_top = i64::from(bottom) + 8;
     let last = c.versions.len().saturating_sub(1);
     for (i, v) in c.versions.iter().enumerate() {

@@ -18,24 +18,14 @@
 
 const fs = require("fs");
 const path = require("path");
-const { spawnSync } = require("child_process");
 
 const H = require("./harness");
 const axe = require("./axe");
-const { REPO } = require("./site");
+const { REPO, findings } = require("./site");
 const { context, watchedPage } = require("./browser");
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const SCREEN = 844;
-
-function findings(args) {
-  const bin = process.env.FINDINGS_BIN;
-  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
-  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
-  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
-  return r;
-}
 
 /// The issue's site in `root`: a copy of the bundled one (records, runs,
 /// templates, static files), the two recorded vLLM runs imported, and

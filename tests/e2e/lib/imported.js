@@ -11,18 +11,7 @@
 
 const fs = require("fs");
 const path = require("path");
-const { spawnSync } = require("child_process");
-const { REPO } = require("./site");
-
-/// Runs `findings` with `args` from the repository.
-function findings(args) {
-  const bin = process.env.FINDINGS_BIN;
-  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
-  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
-  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
-  return r;
-}
+const { REPO, findings } = require("./site");
 
 /// Three runs of one workload, vLLM 0.29, 0.30 and 0.28, two files each
 /// (the vllm bench serve fixture at other throughputs: repeats apart, so

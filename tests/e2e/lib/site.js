@@ -74,4 +74,15 @@ function redirectTarget(html) {
   return m ? m[1].replace(/&amp;/g, "&") : null;
 }
 
-module.exports = { REPO, build, walk, pageType, redirectTarget };
+/// Runs `findings` with `args` from the repository (FINDINGS_BIN, or
+/// `cargo run --release`); throws with its stderr when it fails.
+function findings(args) {
+  const bin = process.env.FINDINGS_BIN;
+  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
+  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
+  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
+  return r;
+}
+
+module.exports = { REPO, build, walk, pageType, redirectTarget, findings };

@@ -17,25 +17,15 @@
 
 const fs = require("fs");
 const path = require("path");
-const { spawnSync } = require("child_process");
 
 const H = require("./harness");
-const { REPO } = require("./site");
+const { findings } = require("./site");
 const { context, watchedPage } = require("./browser");
 const { open } = require("./answers");
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const WIDTH = 390;
 const SERIES = "llamacpp-strixhalo-gpt-oss-20b-vulkan";
-
-function findings(args) {
-  const bin = process.env.FINDINGS_BIN;
-  const [cmd, argv] = bin ? [bin, args] : ["cargo", ["run", "--release", "--quiet", "--", ...args]];
-  const r = spawnSync(cmd, argv, { cwd: REPO, encoding: "utf8", timeout: 20 * 60 * 1000 });
-  if (r.error) throw new Error(`${cmd} ${argv.join(" ")}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}:\n${r.stderr}`);
-  return r;
-}
 
 /// The series as INDEX.md lists it: (file, day, build).
 function series(shared) {
