@@ -133,6 +133,16 @@ fn preemptions_unlogged_and_pauses_uncounted_on_the_recorded_runs() {
             "cannot tell: no request was paused or preempted, so there was nothing to count"
         )
     );
+    // Its log records no pause, and TensorRT-LLM counts none: F8 cannot
+    // tell, never "absent" (which would make 1.3.0rc29 clean by a run
+    // that saw nothing).
+    assert_eq!(
+        said(&quiet, "preemptions-unlogged", "qwen3-8b"),
+        says(
+            "cannot-tell",
+            "cannot tell: the log records no pause, and TensorRT-LLM keeps no count to say whether one happened"
+        )
+    );
 }
 
 #[test]

@@ -86,6 +86,36 @@ fn preemptions_unlogged_from_a_table() {
             "13 paused requests, each in the log as `request ID … -> pause`".to_string()
         )]
     );
+    // A TensorRT-LLM log with no pause line says nothing of whether one
+    // happened: TensorRT-LLM counts none, so no pause logged is not the
+    // problem absent (which would make the version clean), it is unknown.
+    let quiet = run(
+        &[("tensorrt-llm", "1.3.0rc29")],
+        &header,
+        &[&["tensorrt-llm", "", "0"]],
+    );
+    assert_eq!(
+        said(&quiet, "preemptions-unlogged"),
+        [(
+            0,
+            Outcome::CannotTell,
+            "cannot tell: the log records no pause, and TensorRT-LLM keeps no count to say whether one happened".to_string()
+        )]
+    );
+    // Nor does a TensorRT-LLM run that keeps no log.
+    let unlogged = run(
+        &[("tensorrt-llm", "1.3.0rc29")],
+        &["engine", "preemptions_counted"],
+        &[&["tensorrt-llm", ""]],
+    );
+    assert_eq!(
+        said(&unlogged, "preemptions-unlogged"),
+        [(
+            0,
+            Outcome::CannotTell,
+            "cannot tell: the run keeps no server log to read pauses from".to_string()
+        )]
+    );
     // An engine it does not read, and a run with none of it: nothing.
     let other = run(&[("ninfer", "1")], &header, &[&["ninfer", "3", "0"]]);
     assert!(said(&other, "preemptions-unlogged").is_empty());
