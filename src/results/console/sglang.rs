@@ -72,14 +72,18 @@ pub(super) static SERVE: Keys = Keys {
 
 /// Lines only SGLang's report prints (vLLM prints its request rate before
 /// its banner, not in it; `Concurrency` alone would also end vLLM's
-/// `Maximum request concurrency`).
+/// `Maximum request concurrency`). `Input token throughput (tok/s)` is
+/// not one: SGLang copied it from vLLM's `benchmark_serving.py` of 2024
+/// (v0.4 to v0.5), which printed it in its block and none of these, so a
+/// block with it alone is vLLM's. Every SGLang block opens with `Backend`
+/// and `Traffic request rate` (since `bench_serving` was added, July
+/// 2024).
 const OWN: &[&str] = &[
     "Backend",
     "Traffic request rate",
     "Max request concurrency",
     "Max reqeuest concurrency",
     "Total generated tokens (retokenized)",
-    "Input token throughput (tok/s)",
     "Accept length",
     "Mean E2E Latency (ms)",
 ];

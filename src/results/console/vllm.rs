@@ -12,7 +12,9 @@
 //!   percentile asked for (`--metric-percentiles`; 99 by default), and a
 //!   closing rule of 50 `=`. Older versions print `Total Token throughput`
 //!   and their concurrency and rate before the banner (`Traffic request
-//!   rate: inf`), which are read too. The older script's lines are the
+//!   rate: inf`), which are read too; those of 2024 (v0.4 to v0.5) print
+//!   `Input token throughput (tok/s)` in the block, a line SGLang's
+//!   `bench_serving` copied, so it does not make a block SGLang's. The older script's lines are the
 //!   same; a report without `Failed requests` is taken for it unless the
 //!   command says otherwise.
 //! - `vllm bench throughput`: `Throughput: N requests/s, N tokens/s` (old)
@@ -48,6 +50,7 @@ pub(super) static SERVE: Keys = Keys {
         (R::OutputTokens, From::Key("Total generated tokens")),
         (R::RequestThroughput, From::Key("Request throughput (req/s)")),
         (R::RequestGoodput, From::Key("Request goodput (req/s)")),
+        (R::InputThroughput, From::Key("Input token throughput (tok/s)")),
         (R::OutputThroughput, From::Key("Output token throughput (tok/s)")),
         (R::PeakOutputThroughput, From::Key("Peak output token throughput (tok/s)")),
         (R::TotalTokenThroughput, From::Key("Total token throughput (tok/s)")),
