@@ -232,6 +232,7 @@ impl Issue {
         };
         match self.answers {
             0 => {}
+            1 if self.comments == 1 => s.push_str(" (the answer of findings lint, not read)"),
             1 => s.push_str(" (one of them the answer of findings lint, not read)"),
             n => s.push_str(&format!(
                 " ({n} of them answers of findings lint, not read)"

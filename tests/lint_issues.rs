@@ -213,18 +213,24 @@ fn an_issue_of_several_reports_is_answered_in_one_comment() {
     );
     // The thread names its engines ("vLLM 0.11.0" in the body, "SGLang
     // 0.3.0" in comment 2, trtllm-bench's own version line): three engines
-    // under three clients is a flag of its own, and the vLLM reports, which
-    // record no preemptions, come first.
+    // under three clients is a flag of its own. The pasted reports hold no
+    // count of preemptions, which only the servers record: the check
+    // cannot tell, and that is no flag.
     assert!(
         t.stdout.contains(&format!(
-            "! preemptions-read  the issue body, first report ({ISSUE})"
+            "! one-client  comment 2, first report ({ISSUE}#issuecomment-102)\n"
         )),
         "{}",
         t.stdout
     );
     assert!(
+        t.stdout.contains("\n? cannot tell preemptions-read (F8, F10): cannot tell: the issue body, first report records no preemptions"),
+        "{}",
+        t.stdout
+    );
+    assert!(
         t.stdout.ends_with(
-            "findings lint: 3 checks flag these reports: one-client, preemptions-read, no-lost-requests\n"
+            "findings lint: 2 checks flag these reports: one-client, no-lost-requests\n"
         ),
         "{}",
         t.stdout
@@ -268,7 +274,15 @@ fn an_issue_without_a_report_gets_no_comment() {
         &["lint", "--from-issue", p, "--format", "github-comment"],
         None,
     );
-    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    // Nothing to answer: no output, and stderr says why.
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            0,
+            "",
+            "findings lint: no comment: no benchmark report in the issue body and its 2 comments\n"
+        )
+    );
     let t = findings(&["lint", "--from-issue", p], None);
     assert_eq!(t.code, 0, "{}", t.stderr);
     assert_eq!(
@@ -294,7 +308,14 @@ fn an_issue_without_a_report_gets_no_comment() {
         ],
         None,
     );
-    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            0,
+            "",
+            "findings lint: no comment: no benchmark report in the issue (no body) and its comment (the answer of findings lint, not read)\n"
+        )
+    );
 }
 
 #[test]
@@ -313,22 +334,44 @@ fn a_webhook_payload_names_its_comment() {
         None,
     );
     // trtllm-bench's report alone asks for no concurrency or rate: no
-    // check flags it.
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains(&format!(
-            "| [the comment]({}) | `trtllm-bench` | TensorRT-LLM `0.16.0` | `meta-llama/Llama-3.1-70B-Instruct` |",
-            comment_url(777)
-        )),
-        "{}",
-        r.stdout
+    // check flags it, and no finding of the site applies to TensorRT-LLM
+    // 0.16.0: there is nothing to answer, and stderr says so.
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            0,
+            "",
+            "findings lint: no comment: 1 benchmark report in the issue (no body) and its comment: no finding of the site applies to TensorRT-LLM 0.16.0; no check finds anything in it; there is no other report to compare it with\n"
+        )
     );
-    assert!(
-        r.stdout
-            .contains("read 1 benchmark report in the issue (no body) and its comment"),
-        "{}",
-        r.stdout
+    // The report is named by the payload's one comment, and linked to it.
+    let j = findings(
+        &[
+            "lint",
+            "--from-issue",
+            payload.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
     );
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    let setup = &v["runs"][0]["setups"][0];
+    assert_eq!(
+        (
+            &setup["name"],
+            &setup["url"],
+            &setup["engine"],
+            &setup["version"]
+        ),
+        (
+            &json!("the comment"),
+            &json!(comment_url(777)),
+            &json!("tensorrt-llm"),
+            &json!("0.16.0")
+        )
+    );
+    assert_eq!(v["issue"]["read"], "the issue (no body) and its comment");
     // An `issues` event: the body alone, linked to the issue.
     let mut opened = event.clone();
     opened.as_object_mut().unwrap().remove("comment");
@@ -414,7 +457,7 @@ fn a_payload_that_is_no_issue_is_refused_with_its_key() {
 /// it as `benchmark_serving.py` does (`Namespace(…)`), with a model name
 /// and a key chosen to act in a comment if they could.
 fn hostile_report() -> String {
-    "Ran it like this, @octocat please look:\n\n```\nNamespace(backend='vllm', model='@octocat <img src=x onerror=alert(1)> [x](javascript:alert(1))', max_concurrency=4, num_prompts=40, api_key='sk-secret-123456')\n$ curl -H \"Authorization: Bearer sk-abcdef987654\" http://localhost:8000/v1/models\n============ Serving Benchmark Result ============\nSuccessful requests:                     40\nBenchmark duration (s):                  10.00\nTotal input tokens:                      4000\nTotal generated tokens:                  2000\nRequest throughput (req/s):              4.00\nOutput token throughput (tok/s):         200.00\n---------------Time to First Token----------------\nMean TTFT (ms):                          20.00\nMedian TTFT (ms):                        19.00\nP99 TTFT (ms):                           40.00\n==================================================\n```\n".to_string()
+    "Ran it like this on vLLM 0.30.0, @octocat please look:\n\n```\nNamespace(backend='vllm', model='@octocat <img src=x onerror=alert(1)> [x](javascript:alert(1))', max_concurrency=4, num_prompts=40, api_key='sk-secret-123456')\n$ curl -H \"Authorization: Bearer sk-abcdef987654\" http://localhost:8000/v1/models\n============ Serving Benchmark Result ============\nSuccessful requests:                     40\nBenchmark duration (s):                  10.00\nTotal input tokens:                      4000\nTotal generated tokens:                  2000\nRequest throughput (req/s):              4.00\nOutput token throughput (tok/s):         200.00\n---------------Time to First Token----------------\nMean TTFT (ms):                          20.00\nMedian TTFT (ms):                        19.00\nP99 TTFT (ms):                           40.00\n==================================================\n```\n".to_string()
 }
 
 /// The comment without its code spans: what GitHub renders as Markdown.
@@ -502,9 +545,17 @@ fn standard_input_is_read_by_lint_and_compare() {
         &["lint", "-", "--engine", "vllm", "--version", "0.30"],
         Some(paste.as_bytes()),
     );
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    // A paste cannot hold the server's count of preemptions: the check
+    // cannot tell, which is no flag and no failure.
+    assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("! preemptions-read  -:5\n    standard input, lines 5–18 records no preemptions (vLLM logs none: read `vllm:num_preemptions_total` before and after the run); standard input, lines 25–38 records no preemptions"),
+        r.stdout.contains("\n? cannot tell preemptions-read (F8): cannot tell: standard input, lines 5–18 records no preemptions (vLLM logs none: read `vllm:num_preemptions_total` before and after the run); standard input, lines 25–38 records no preemptions (vLLM logs none: read `vllm:num_preemptions_total` before and after the run); their latency figures may hold requests that were preempted and computed again; a client's report pasted as text cannot hold what only the server records\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .ends_with("\nfindings lint: no check flags these files (4 checks checked)\n"),
         "{}",
         r.stdout
     );
@@ -908,6 +959,10 @@ fn a_paste_of_thousands_of_reports_is_read_in_one_pass() {
         &[
             "lint",
             paste.to_str().unwrap(),
+            "--engine",
+            "vllm",
+            "--version",
+            "0.30.0",
             "--format",
             "github-comment",
         ],
@@ -915,8 +970,9 @@ fn a_paste_of_thousands_of_reports_is_read_in_one_pass() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout
-            .contains("### 5,000 benchmark reports read against the findings\n"),
+        r.stdout.contains(
+            "\n### vLLM 0.30.0: 3 findings affect it; 4 in range, untested; 1 mitigated\n\n`findings lint` read 5,000 benchmark reports against the findings of "
+        ),
         "{}",
         &r.stdout[..300]
     );

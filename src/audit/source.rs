@@ -123,6 +123,15 @@ impl SourceError {
 }
 
 impl CatalogEngine {
+    /// The engines of a site's `site.yaml`, their names normalized: what
+    /// reads a text for the engines it names needs, without the records.
+    pub fn of_site(site: &crate::record::Site) -> Vec<CatalogEngine> {
+        site.engines
+            .iter()
+            .map(|e| CatalogEngine::new(&e.id, &e.name, e.repo.as_ref(), &e.packages, &e.images))
+            .collect()
+    }
+
     /// An engine with its names normalized, whoever wrote them.
     fn new<'a>(
         id: &str,

@@ -8,7 +8,8 @@
 //!   (`/models/Qwen3-8B` and `qwen/qwen3-8b` are one model); a llama-bench
 //!   model type is read without its size class and with its parameters
 //!   (`gpt-oss ?B MXFP4 MoE` of a build that did not know the size, and
-//!   `gpt-oss 20B MXFP4 MoE`, both of 20.91 B parameters, are one model);
+//!   `gpt-oss 20B MXFP4 MoE`, both of 20.91 B parameters, are one model;
+//!   so are `llama 7B mostly Q4_0` of a build of 2023 and `llama 7B Q4_0`);
 //! - the **input and output lengths** of its requests: those the client
 //!   was asked for where both files record them (`random_input_len`,
 //!   `random_output_len`), else the measured means per completed request,
@@ -295,8 +296,10 @@ pub fn hardware_key(name: &str) -> String {
 }
 
 /// A model as matched: its last path component in lower case; a
-/// llama-bench model type without its size class (`20B`, `?B`), with its
-/// parameters where recorded (`gpt-oss mxfp4 moe · 20.91b`).
+/// llama-bench model type without its size class (`20B`, `?B`) and the
+/// word `mostly` builds of 2023 put before the quantization (`llama 7B
+/// mostly Q4_0` is `llama 7B Q4_0` of a later build), with its parameters
+/// where recorded (`gpt-oss mxfp4 moe · 20.91b`).
 fn model_key(model: &str, params: Option<f64>) -> String {
     let last = model
         .trim_end_matches('/')
@@ -313,7 +316,10 @@ fn model_key(model: &str, params: Option<f64>) -> String {
         };
         n == "?" || (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '.'))
     };
-    let words: Vec<&str> = last.split_whitespace().filter(|w| !size_class(w)).collect();
+    let words: Vec<&str> = last
+        .split_whitespace()
+        .filter(|w| !size_class(w) && *w != "mostly")
+        .collect();
     format!("{} · {:.2}b", words.join(" "), p / 1e9)
 }
 

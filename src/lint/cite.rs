@@ -12,7 +12,7 @@
 //! first, as `findings audit` lists them ([`crate::audit::audit`]: the
 //! same states, in the same order): [`AtVersion`].
 
-use super::stated::{whence_words, Whence};
+use super::stated::{whence_words, Said, Whence};
 use super::LintSetup;
 use crate::audit::source::{Catalog, CatalogFinding};
 use crate::audit::{self, FailOn, Pin};
@@ -139,16 +139,41 @@ impl AtVersion {
     }
 }
 
-/// The findings that apply at each engine version `setups` ran on (in
-/// their order, each once), as `findings audit` lists them; a setup whose
-/// engine the site does not have, or whose version does not parse, has
-/// none.
-pub(super) fn at_versions(catalog: &Catalog, setups: &[&LintSetup]) -> Vec<AtVersion> {
+/// The findings that apply at each engine version `setups` ran on, then
+/// at each version an issue's title names (`named`: the engine's id and
+/// the version, with where it was read), each once in that order, as
+/// `findings audit` lists them; an engine the site does not have, or a
+/// version that does not parse, has none.
+pub(super) fn at_versions(
+    catalog: &Catalog,
+    setups: &[&LintSetup],
+    named: &[(String, Said)],
+) -> Vec<AtVersion> {
     let mut out: Vec<AtVersion> = Vec::new();
-    for s in setups {
-        let (engine, Some(version)) = (&s.engine, &s.version) else {
-            continue;
-        };
+    // Each version: its engine, the version, where each was read.
+    let ran = setups.iter().filter_map(|s| {
+        Some((
+            s.engine.clone(),
+            s.version.clone()?,
+            s.engine_from.clone(),
+            s.version_from.clone(),
+        ))
+    });
+    let title = named.iter().map(|(engine, v)| {
+        // The engine as the first report of it says, else unsaid.
+        let engine_from = setups
+            .iter()
+            .find(|s| s.engine == *engine)
+            .and_then(|s| s.engine_from.clone());
+        (
+            engine.clone(),
+            v.value.clone(),
+            engine_from,
+            Some(v.whence.clone()),
+        )
+    });
+    for (engine, version, engine_from, version_from) in ran.chain(title) {
+        let (engine, version) = (&engine, &version);
         let Some(i) = catalog.engine(engine) else {
             continue;
         };
@@ -177,8 +202,8 @@ pub(super) fn at_versions(catalog: &Catalog, setups: &[&LintSetup]) -> Vec<AtVer
             engine: engine.clone(),
             name: catalog.engines[i].name.clone(),
             version: version.clone(),
-            engine_from: s.engine_from.clone(),
-            version_from: s.version_from.clone(),
+            engine_from,
+            version_from,
             hits: hits
                 .into_iter()
                 .map(|h| (h.state, catalog.findings[h.finding].clone()))

@@ -19,24 +19,27 @@
 //! Nothing is written: the run exists only in memory, its files read where
 //! they are.
 
+pub mod change;
 pub mod cite;
 pub mod comment;
 pub mod effect;
 mod inputs;
+mod read;
 pub mod report;
 pub mod stated;
+
+pub use read::{read_issue_run, read_run, IssueRun};
 
 use crate::audit::source::{Catalog, CatalogFinding};
 use crate::checks::{self, Outcome, Place, Verdict, UNKNOWN_ENGINE};
 use crate::issue::IssueError;
-use crate::load::{self, ResultInput};
-use crate::record::Run;
-use crate::results::{self, vocabulary::ResultCol, Cell, Fact, ReadError, Row};
+use crate::results::{vocabulary::ResultCol, Cell, Fact, ReadError, Row};
 use crate::symptoms::{self, Observation};
-use inputs::{Folder, Input, Owned};
-use stated::{Clues, Names, Stated, Thread, Whence};
+use inputs::{Folder, Input};
+use read::{as_run, stated_parts};
+use stated::{Clues, Names, Thread, Whence};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What `findings lint` was asked.
 #[derive(Debug, Clone, Default)]
@@ -64,8 +67,11 @@ pub struct Lint {
     pub findings: BTreeMap<String, Vec<CatalogFinding>>,
     /// For each symptom, the findings that name it.
     pub symptom_findings: BTreeMap<String, Vec<CatalogFinding>>,
-    /// The engines' names, by id.
+    /// The engines' names, by id: the site's, and those the reports name
+    /// that the site does not have (`llama.cpp`).
     pub engine_names: BTreeMap<String, String>,
+    /// The ids of the site's engines.
+    pub site_engines: Vec<String>,
     /// Where the findings came from, in words.
     pub source: String,
     /// Files of a folder of run folders that lie outside every run folder
@@ -111,6 +117,9 @@ pub struct LintRun {
     /// The run's setups, in its order: one per input, or per report of a
     /// pasted text of several.
     pub setups: Vec<LintSetup>,
+    /// For an issue's reports, the change between those of one workload
+    /// (`change.rs`), where two share one.
+    pub change: Option<change::Change>,
 }
 
 /// One setup of a linted run, and what it was read from.
@@ -408,7 +417,11 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         .as_ref()
         .map(|(_, (i, _))| stated::issue_texts(&names, i))
         .unwrap_or_default();
-    let thread = Thread::new(&issue_texts);
+    let title = issue
+        .as_ref()
+        .and_then(|(_, (i, _))| i.title.clone())
+        .unwrap_or_default();
+    let thread = Thread::new(&issue_texts, &names, &title);
     if together.is_empty() && found.is_empty() && issue.is_none() {
         return Err(LintError::Usage(format!(
             "no run folder under {}: a run folder holds the files a benchmark wrote (a client's result file, inferlint's snapshots and series)",
@@ -419,11 +432,19 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
                 .join(", ")
         )));
     }
-    let engine_names: BTreeMap<String, String> = catalog
+    let mut engine_names: BTreeMap<String, String> = catalog
         .engines
         .iter()
         .map(|e| (e.id.clone(), e.name.clone()))
         .collect();
+    // An engine the site does not have is named as its report names it
+    // (`llama.cpp`, whose id is `llama-cpp`).
+    let every_input = together
+        .iter()
+        .chain(found.iter().map(|(_, i)| i))
+        .chain(issue.iter().flat_map(|(_, (_, texts))| texts));
+    let reported = read::reported_names(every_input, &engine_names);
+    engine_names.extend(reported);
     let mut findings: BTreeMap<String, Vec<CatalogFinding>> = BTreeMap::new();
     let mut symptom_findings: BTreeMap<String, Vec<CatalogFinding>> = BTreeMap::new();
     for f in &catalog.findings {
@@ -485,12 +506,17 @@ pub fn lint(opts: &LintOptions, catalog: &Catalog) -> Result<Lint, LintError> {
         None => None,
     };
     let setups: Vec<&LintSetup> = runs.iter().flat_map(|r| &r.setups).collect();
-    let versions = cite::at_versions(catalog, &setups);
+    // The versions the issue's title names are the issue's too: of the
+    // engine its reports ran (where one), else its repository's.
+    let issue_engine = issue_engine(runs.iter().filter(|r| r.from_issue), &names);
+    let named_versions = names.issue_versions(&thread, issue_engine.as_deref());
+    let versions = cite::at_versions(catalog, &setups, &named_versions);
     Ok(Lint {
         runs,
         findings,
         symptom_findings,
         engine_names,
+        site_engines: catalog.engines.iter().map(|e| e.id.clone()).collect(),
         source: catalog.source.clone(),
         skipped,
         issue,
@@ -531,11 +557,20 @@ fn lint_run(
     }
     let stated = stated_parts(opts, &inputs, named.names, issue);
     let run = as_run(&inputs, &stated)?;
+    // Which setups are reports a tool printed, pasted as text.
+    let pasted: Vec<bool> = inputs
+        .iter()
+        .flat_map(|i| &i.parts)
+        .map(|p| p.lines.is_some())
+        .collect();
     // The checks the findings name: their advice is what a flag reports.
-    let outcomes = checks::evaluate(&run, named.engines)
+    let mut outcomes: Vec<Outcome> = checks::evaluate(&run, named.engines)
         .into_iter()
         .filter(|o| named.checks.contains_key(o.check))
         .collect();
+    for o in &mut outcomes {
+        unknowable_in_a_paste(o, &pasted);
+    }
     let observations = symptoms::observe(&run, named.engines)
         .into_iter()
         .filter(|o| named.symptoms.contains_key(o.symptom))
@@ -567,6 +602,30 @@ fn lint_run(
         }
         listed.push((input.entry, input.path));
     }
+    // The change between the issue's reports of one workload, as
+    // `findings compare --from-issue` says it.
+    let change = if from_issue {
+        let (_, thread) = issue;
+        let from = setups.iter().filter(|s| s.engine_known()).find_map(|s| {
+            Some((
+                s.engine.clone(),
+                named.names.upgraded_from(thread, &s.engine)?,
+            ))
+        });
+        let source = listed
+            .first()
+            .map(|(_, p)| p.display().to_string())
+            .unwrap_or_default();
+        change::between(
+            &run,
+            named.engines,
+            &outcomes,
+            from.as_ref().map(|(e, v)| (e.as_str(), v.as_str())),
+            &source,
+        )
+    } else {
+        None
+    };
     Ok(LintRun {
         folder,
         from_issue,
@@ -574,193 +633,43 @@ fn lint_run(
         outcomes,
         observations,
         setups,
+        change,
     })
 }
 
-/// What each part of `inputs` ran on ([`stated`]): its own lines, the
-/// options, its backend, its text (a pasted text's, or the issue's: of
-/// `issue_texts`, the title first), the issue's texts in order (`thread`),
-/// the issue's repository.
-fn stated_parts(
-    opts: &LintOptions,
-    inputs: &[Input],
-    names: &Names<'_>,
-    (issue_texts, thread): (&[Clues], &Thread),
-) -> Vec<Stated> {
-    let mut out = Vec::new();
-    for input in inputs {
-        // A pasted text (not a result file, not a folder) is read for what
-        // it says around its reports; an issue's texts are read already.
-        let own = match &input.bytes {
-            Owned::File(bytes)
-                if input
-                    .parts
-                    .iter()
-                    .any(|p| p.lines.is_some() && p.text.is_none()) =>
-            {
-                Some(names.read(
-                    &inputs::label(&input.entry),
-                    &String::from_utf8_lossy(bytes),
-                ))
-            }
-            _ => None,
-        };
-        for part in &input.parts {
-            let said = |n: &str| {
-                part.facts
-                    .iter()
-                    .find(|f| f.name == n)
-                    .and_then(|f| f.value.as_ref())
-                    .map(Cell::csv)
-            };
-            // The issue's texts start with its title.
-            let mine = part.text.and_then(|k| issue_texts.get(k + 1));
-            out.push(names.resolve(
-                (
-                    said("engine").map(|e| e.replace('.', "-")),
-                    said("version").map(|v| results::site_version(&v).to_string()),
-                ),
-                (opts.engine.as_deref(), opts.version.as_deref()),
-                said("backend").as_deref(),
-                own.as_ref().or(mine),
-                thread,
-            ));
-        }
+/// A flag of what the setups do not record (`flags_what_is_missing`:
+/// no count of preemptions, no KV cache size) about reports pasted as
+/// text alone, made "cannot tell": a client's console report cannot hold
+/// the server's count, so its lack says nothing of the report; it is
+/// not a flag, and the lint does not fail on it. Files and run folders,
+/// which could hold it, keep the flag.
+fn unknowable_in_a_paste(o: &mut Outcome, pasted: &[bool]) {
+    let missing = checks::check(o.check).is_some_and(|c| c.flags_what_is_missing);
+    let all_pasted = !o.setups.is_empty()
+        && o.setups
+            .iter()
+            .all(|&i| pasted.get(i).copied().unwrap_or(false));
+    if o.verdict == Verdict::Flagged && missing && all_pasted {
+        o.verdict = Verdict::CannotTell;
+        o.message = format!(
+            "cannot tell: {}; a client's report pasted as text cannot hold what only the server records",
+            o.message
+        );
     }
-    out
 }
 
-/// The inputs as one run, in memory, as `load` reads a run (a setup per
-/// part, on what `stated` says each ran on).
-fn as_run(inputs: &[Input], stated: &[Stated]) -> Result<Run, LintError> {
-    let text = run_yaml(inputs, stated);
-    let dir = Path::new("data/runs/lint");
-    let by_entry: BTreeMap<&str, &Owned> = inputs
-        .iter()
-        .map(|i| (i.entry.as_str(), &i.bytes))
+/// The engine an issue is about, by id: the one every report of it ran
+/// (that the lint knows), else the engine of its repository.
+fn issue_engine<'r>(runs: impl Iterator<Item = &'r LintRun>, names: &Names<'_>) -> Option<String> {
+    let mut engines: Vec<&str> = runs
+        .flat_map(|r| &r.setups)
+        .filter(|s| s.engine_known())
+        .map(|s| s.engine.as_str())
         .collect();
-    let (run, diags) = load::parse_run_with(dir, &text, &|path| match by_entry.get(path) {
-        Some(Owned::File(b)) => ResultInput::File(b.clone()),
-        Some(Owned::Folder(f)) => ResultInput::Folder(f.clone(), Vec::new()),
-        None => ResultInput::Missing,
-    });
-    let Some(run) = run else {
-        let first = diags.sorted().into_iter().next();
-        return Err(LintError::Usage(first.map_or_else(
-            || "the files could not be read as a run".to_string(),
-            |d| d.to_string(),
-        )));
-    };
-    Ok(run)
-}
-
-/// Reads one result file or run folder as a run (a setup per report of a
-/// pasted text of several), as the lint reads it: the engine and version
-/// the files record, else those given; `-` reads standard input. `findings
-/// compare` sets such runs side by side.
-pub fn read_run(
-    path: &Path,
-    engine: Option<String>,
-    version: Option<String>,
-) -> Result<Run, LintError> {
-    let input = if inputs::is_stdin(path) {
-        inputs::stdin_input()?
-    } else {
-        let meta = std::fs::metadata(path).map_err(|source| LintError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        if meta.is_dir() {
-            inputs::folder_input(path, Folder::open(path)?)?
-        } else {
-            inputs::file_input(path)?
-        }
-    };
-    let opts = LintOptions {
-        inputs: vec![path.to_path_buf()],
-        issue: None,
-        engine,
-        version,
-    };
-    let inputs = [input];
-    let stated = stated_parts(
-        &opts,
-        &inputs,
-        &Names::new(&[], None),
-        (&[], &Thread::default()),
-    );
-    as_run(&inputs, &stated)
-}
-
-/// An issue's reports as a run, as the lint reads them (none when the
-/// issue holds no report); `findings compare --from-issue` sets them side
-/// by side.
-pub fn read_issue_run(
-    path: &Path,
-    engine: Option<String>,
-    version: Option<String>,
-) -> Result<Option<Run>, LintError> {
-    let (_, texts) = inputs::issue_inputs(path)?;
-    if texts.is_empty() {
-        return Ok(None);
+    engines.sort_unstable();
+    engines.dedup();
+    match engines.as_slice() {
+        [one] => Some((*one).to_string()),
+        _ => names.repo_engine().map(str::to_string),
     }
-    let opts = LintOptions {
-        inputs: Vec::new(),
-        issue: Some(path.to_path_buf()),
-        engine,
-        version,
-    };
-    let stated = stated_parts(
-        &opts,
-        &texts,
-        &Names::new(&[], None),
-        (&[], &Thread::default()),
-    );
-    as_run(&texts, &stated).map(Some)
-}
-
-/// The run the inputs make: a setup per part (on the engine and version
-/// `stated` gives it; an engine no one names is [`UNKNOWN_ENGINE`]), each
-/// in `results` (with the report it takes of a paste of several), every
-/// derived table.
-fn run_yaml(inputs: &[Input], stated: &[Stated]) -> String {
-    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    let mut y = String::from("title: lint\ndate: 2000-01-01\nsetups:\n");
-    let parts = inputs.iter().flat_map(|i| &i.parts);
-    for (part, said) in parts.zip(stated) {
-        let engine = said
-            .engine
-            .as_ref()
-            .map_or(UNKNOWN_ENGINE, |e| e.value.as_str());
-        y.push_str(&format!(
-            "  - label: {}\n    engine: {}\n",
-            q(&part.label),
-            q(engine)
-        ));
-        if let Some(v) = said
-            .version
-            .as_ref()
-            .filter(|v| crate::version::Version::parse(&v.value).is_ok())
-        {
-            y.push_str(&format!("    version: {}\n", q(&v.value)));
-        }
-    }
-    y.push_str("results:\n");
-    for input in inputs {
-        for part in &input.parts {
-            y.push_str(&format!(
-                "  - path: {}\n    setup: {}\n",
-                q(&input.entry),
-                q(&part.label)
-            ));
-            if let Some(n) = part.report {
-                y.push_str(&format!("    report: {n}\n"));
-            }
-        }
-    }
-    y.push_str("tables:\n");
-    for kind in ["results", "requests", "series"] {
-        y.push_str(&format!("  - derive: {kind}\n    title: {kind}\n"));
-    }
-    y
 }

@@ -47,8 +47,15 @@ pub(crate) fn lint(
         LintFormat::Json => report::json(&done),
         LintFormat::Markdown => report::markdown(&done),
         LintFormat::Github => report::github(&done),
-        // Nothing when no report was read: nothing to answer.
-        LintFormat::GithubComment => lint::comment::comment(&done),
+        // Nothing where the lint has nothing for the issue: stderr says
+        // why, and the workflow posts nothing.
+        LintFormat::GithubComment => match lint::comment::answer(&done) {
+            Ok(text) => text,
+            Err(why) => {
+                eprintln!("findings lint: {why}");
+                String::new()
+            }
+        },
     };
     // A comment to post whose links lead nowhere: say so, and post it.
     if format == LintFormat::GithubComment && !text.is_empty() {

@@ -28,6 +28,7 @@
 //! comment (`text.rs`). Credentials were taken out before the reports were
 //! read (`inputs.rs`). The same inputs give the same bytes.
 
+mod lead;
 mod reports;
 mod text;
 
@@ -55,15 +56,27 @@ const MAX_SEEN: usize = 20;
 /// `<details>`: what a maintainer reads without a click.
 pub const MAX_SHOWN: usize = 2_500;
 
-/// The comment, or nothing when no report was read.
+/// The comment, or nothing where [`answer`] has none to post.
 pub fn comment(l: &Lint) -> String {
+    answer(l).unwrap_or_default()
+}
+
+/// The comment to post, or why there is none (for stderr): a comment is
+/// written only where the lint has something for the issue (`lead.rs`).
+pub fn answer(l: &Lint) -> Result<String, String> {
     let setups: Vec<(&LintRun, &super::LintSetup)> = l
         .runs
         .iter()
         .flat_map(|r| r.setups.iter().map(move |s| (r, s)))
         .collect();
-    if setups.is_empty() {
-        return String::new();
+    let shows = l.runs.iter().any(|r| {
+        seen_in(l, r)
+            .iter()
+            .any(|s| s.observation.outcome == Seen::Shown)
+    });
+    let why = lead::reasons(l, shows);
+    if setups.is_empty() || !why.any() {
+        return Err(lead::silence(l));
     }
     let mut out = format!("{ANSWER_MARKER}\n");
     let n = setups.len();
@@ -72,16 +85,23 @@ pub fn comment(l: &Lint) -> String {
     } else {
         format!("{} benchmark reports", crate::figures::number(n as f64))
     };
-    // One version heads the comment where every report ran it.
-    let one = match l.versions.as_slice() {
-        [v] if setups.iter().all(|(_, s)| v.ran(s)) => Some(v),
+    // The versions the findings apply at; the others are said in a line.
+    let listed: Vec<&AtVersion> = l.versions.iter().filter(|v| !v.hits.is_empty()).collect();
+    // One version heads the comment where every report ran it and no
+    // change leads.
+    let one = match (listed.as_slice(), &why.change) {
+        ([v], None) if l.versions.len() == 1 && setups.iter().all(|(_, s)| v.ran(s)) => Some(*v),
         _ => None,
     };
-    match one {
-        Some(v) => {
+    match (one, &why.change) {
+        (_, Some((run, change))) => {
+            out.push_str("### What changed between the reports\n\n");
+            out.push_str(&lead::change(run, change));
+        }
+        (Some(v), None) => {
             let _ = writeln!(out, "### {}: {}\n", prose(&v.head()), v.verdict());
         }
-        None => {
+        (None, None) => {
             let _ = writeln!(out, "### {reports} read against the findings\n");
         }
     }
@@ -98,6 +118,19 @@ pub fn comment(l: &Lint) -> String {
     if !read_as.is_empty() {
         let _ = write!(out, " {read_as}");
     }
+    let quiet: Vec<String> = l
+        .versions
+        .iter()
+        .filter(|v| v.hits.is_empty())
+        .map(|v| prose(&v.head()))
+        .collect();
+    if !quiet.is_empty() {
+        let _ = write!(
+            out,
+            " No finding of the site lists {} as affected, in range, seen or mitigated.",
+            or_list(&quiet)
+        );
+    }
     out.push_str("\n\n");
     // The sections after the heading, in order: each folds into a
     // `<details>` under its summary where one report's comment would show
@@ -105,11 +138,11 @@ pub fn comment(l: &Lint) -> String {
     let mut sections: Vec<(String, String)> = Vec::new();
     let several = one.is_none();
     let mut listing = String::new();
-    for v in &l.versions {
+    for v in &listed {
         at_version(&mut listing, v, several);
     }
     if !listing.is_empty() {
-        let summary = match l.versions.as_slice() {
+        let summary = match listed.as_slice() {
             [one] => format!("The findings on {}", prose(&one.head())),
             _ => "The findings on each version".into(),
         };
@@ -166,7 +199,48 @@ pub fn comment(l: &Lint) -> String {
             done = assemble(&folded);
         }
     }
-    done
+    Ok(done)
+}
+
+/// `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The findings a verdict cites in the comment: those the lint cites
+/// ([`Lint::cited`]), and of them, where a report's engine is not known,
+/// only those about no engine: a comment never offers another engine's
+/// finding, and an unknown engine may be any other.
+fn cited<'l>(l: &'l Lint, run: &LintRun, o: &Outcome) -> Vec<&'l CatalogFinding> {
+    let about: Vec<&super::LintSetup> = if o.setups.is_empty() {
+        run.setups.iter().collect()
+    } else {
+        o.setups.iter().filter_map(|&i| run.setups.get(i)).collect()
+    };
+    l.cited(run, o)
+        .into_iter()
+        .filter(|f| {
+            super::cite::about_none(f)
+                || about
+                    .iter()
+                    .any(|s| s.engine_known() && super::cite::about(f, &s.engine))
+        })
+        .collect()
+}
+
+/// The observations of `run` the comment cites: those the lint cites, of
+/// a report whose engine is known or of a finding about no engine.
+fn seen_in<'l>(l: &'l Lint, run: &'l LintRun) -> Vec<Said<'l>> {
+    observed(l, run)
+        .into_iter()
+        .filter(|s| {
+            run.setups[s.observation.setup].engine_known() || super::cite::about_none(s.finding)
+        })
+        .collect()
 }
 
 /// How many characters of `comment` show outside its `<details>` (folds
@@ -298,7 +372,8 @@ fn read_as(l: &Lint, setups: &[(&LintRun, &super::LintSetup)]) -> String {
 
 /// The findings that apply at one version, as `findings audit` lists
 /// them: those tested or mitigated there, each with its state, advice and
-/// address; those only in range folded in a `<details>`.
+/// address; those only in range folded in a `<details>`. Only a version
+/// with findings that apply is listed (the others are said in a line).
 fn at_version(out: &mut String, v: &AtVersion, several: bool) {
     if several {
         let _ = writeln!(out, "#### {}: {}\n", prose(&v.head()), v.verdict());
@@ -312,16 +387,6 @@ fn at_version(out: &mut String, v: &AtVersion, several: bool) {
         )
     };
     let (range, shown): (Vec<_>, Vec<_>) = v.hits.iter().partition(|(s, _)| *s == State::InRange);
-    if v.hits.is_empty() {
-        let _ = writeln!(
-            out,
-            "No finding of the site applies to {} ({} with an entry for {} say nothing to act on there).\n",
-            prose(&v.head()),
-            v.rest,
-            prose(&v.name)
-        );
-        return;
-    }
     out.push_str("As `findings audit` lists them:\n\n");
     for h in &shown {
         out.push_str(&item(h));
@@ -373,7 +438,7 @@ fn what_they_say(l: &Lint) -> String {
                 about(run, o),
                 words(&cut(own_words(run, o)))
             );
-            for f in l.cited(run, o) {
+            for f in cited(l, run, o) {
                 let _ = writeln!(out, "  - {}: {}", finding_link(f), advice(f));
             }
         }
@@ -469,7 +534,7 @@ fn cannot_tell(l: &Lint) -> String {
             .filter(|(_, o)| o.check == c.name && missing(o))
             // What matters on the reports' engine: a finding about it (or
             // about none) says why.
-            .filter(|(r, o)| !l.cited(r, o).is_empty())
+            .filter(|(r, o)| !cited(l, r, o).is_empty())
             .collect();
         if of.is_empty() {
             continue;
@@ -483,7 +548,7 @@ fn cannot_tell(l: &Lint) -> String {
         for (run, o) in &of {
             said.push(words(&cut(own_words(run, o))));
             // The reports on an engine one of the findings is about.
-            let why = l.cited(run, o);
+            let why = cited(l, run, o);
             let mut at = o.setups.clone();
             at.sort_unstable();
             at.dedup();
@@ -511,7 +576,7 @@ fn cannot_tell(l: &Lint) -> String {
         );
         let mut cited: Vec<&CatalogFinding> = Vec::new();
         for (run, o) in &of {
-            for f in l.cited(run, o) {
+            for f in self::cited(l, run, o) {
                 if !cited.iter().any(|x| x.id == f.id) {
                     cited.push(f);
                 }
@@ -543,7 +608,7 @@ fn seen(l: &Lint, outcome: Seen) -> Vec<(&LintRun, Said<'_>)> {
     l.runs
         .iter()
         .flat_map(|run| {
-            observed(l, run)
+            seen_in(l, run)
                 .into_iter()
                 .filter(move |s| s.observation.outcome == outcome)
                 .map(move |s| (run, s))

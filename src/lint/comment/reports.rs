@@ -24,10 +24,7 @@ pub(super) fn table(l: &Lint, setups: &[(&LintRun, &LintSetup)]) -> String {
             cell(&named(s)),
             cell(&s.tool.map_or_else(|| "not stated".into(), code)),
             cell(&engine(l, s)),
-            cell(
-                &s.fact("model")
-                    .map_or_else(|| "not stated".into(), |m| code(&m))
-            ),
+            cell(&models(s)),
             cell(&workload(s)),
             cell(&headline(s)),
         );
@@ -39,6 +36,32 @@ pub(super) fn table(l: &Lint, setups: &[(&LintRun, &LintSetup)]) -> String {
             "\n… and {} more reports, not listed here (`findings lint --format json` lists them all).",
             crate::figures::number((n - MAX_ROWS) as f64)
         );
+    }
+    out
+}
+
+/// The models a report measured, each once in its order (a llama-bench
+/// table may hold several quantizations, a row each), else the one its
+/// report or command names, else "not stated".
+fn models(s: &LintSetup) -> String {
+    let own = models_of(s);
+    if own.is_empty() {
+        return s
+            .fact("model")
+            .map_or_else(|| "not stated".into(), |m| code(&m));
+    }
+    own.iter().map(|m| code(m)).collect::<Vec<_>>().join(", ")
+}
+
+/// The models of a report's rows, each once, in order.
+fn models_of(s: &LintSetup) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for r in &s.results {
+        if let Some(m) = r.text(R::Model) {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
     }
     out
 }
@@ -70,7 +93,12 @@ fn workload(s: &LintSetup) -> String {
         return "not stated".into();
     };
     if row.num(R::TokensPerS).is_some() {
-        let tests: Vec<String> = s.results.iter().map(test_name).collect();
+        let mut tests: Vec<String> = Vec::new();
+        for t in s.results.iter().map(test_name) {
+            if !tests.contains(&t) {
+                tests.push(t);
+            }
+        }
         return prose(&tests.join(", "));
     }
     let mut parts = Vec::new();
@@ -127,19 +155,38 @@ fn headline(s: &LintSetup) -> String {
         row.num(c).map(|x| crate::figures::with_unit(x, Some(unit)))
     };
     if row.num(R::TokensPerS).is_some() {
-        let each: Vec<String> = s
-            .results
+        // Each test's figure and its ±; by model where the table holds
+        // several.
+        let figure = |r: &crate::results::Row<R>| -> Option<String> {
+            let x = r.num(R::TokensPerS)?;
+            let std = r
+                .num(R::TokensPerSStd)
+                .map(|d| format!(" ± {}", crate::figures::number(d)))
+                .unwrap_or_default();
+            Some(prose(&format!(
+                "{} {}{std} t/s",
+                test_name(r),
+                crate::figures::number(x)
+            )))
+        };
+        let models = models_of(s);
+        if models.len() < 2 {
+            let each: Vec<String> = s.results.iter().filter_map(figure).collect();
+            return each.join(", ");
+        }
+        let each: Vec<String> = models
             .iter()
-            .filter_map(|r| {
-                let x = r.num(R::TokensPerS)?;
-                Some(format!(
-                    "{} {}",
-                    test_name(r),
-                    crate::figures::with_unit(x, Some("t/s"))
-                ))
+            .map(|m| {
+                let of: Vec<String> = s
+                    .results
+                    .iter()
+                    .filter(|r| r.text(R::Model) == Some(*m))
+                    .filter_map(figure)
+                    .collect();
+                format!("{}: {}", code(m), of.join(", "))
             })
             .collect();
-        return prose(&each.join(", "));
+        return each.join("; ");
     }
     let mut parts = Vec::new();
     match (with(R::OutputThroughput), with(R::TotalTokenThroughput)) {

@@ -10,8 +10,14 @@
 //! 3. the report's `Backend:` line where it names an engine's own API
 //!    ([`BACKENDS`]: SGLang's `bench_serving` with `--backend sglang`
 //!    calls `/generate`, which only SGLang serves; a backend such as
-//!    `openai` or `vllm` names an API any server speaks, and says nothing);
-//! 4. the text the report was pasted in, then the issue's title, its body
+//!    `openai` names an API any server speaks, and says nothing), or,
+//!    in SGLang's `bench_serving`, the server it was pointed at
+//!    ([`SGLANG_BACKENDS`]: `--backend vllm` is vLLM's port and API,
+//!    `trt` TensorRT-LLM's);
+//! 4. the report's heading, the few lines right above it (`near.rs`:
+//!    `vllm=0.6.2 w/ normal`, `# SGLang`, `Before:` in an issue that
+//!    names an upgrade);
+//! 5. the text the report was pasted in, then the issue's title, its body
 //!    and its other comments in the order of the thread: a start-up line
 //!    (`Initializing a V1 LLM engine (v0.30.0)`, `vLLM API server version
 //!    0.9.2`, `TensorRT LLM version: 1.3.0rc29`), an environment dump or a
@@ -24,8 +30,10 @@
 //!    in that order of strength within a text; where a text names several
 //!    engines as strongly (`check_env` lists `vllm:` beside `sglang:`),
 //!    the engine whose repository the issue is in, else the first named;
-//! 5. the repository in the issue's address, matched against an engine's
-//!    `repo` in `site.yaml` (the engine only).
+//! 6. the repository in the issue's address, matched against an engine's
+//!    `repo` in `site.yaml`, or a plugin of it (the same owner, the
+//!    engine's repository name and a suffix: `vllm-project/vllm-ascend`
+//!    is vLLM's); the engine only.
 //!
 //! A version is taken only for the engine it is said of (a line naming
 //! another engine says nothing of this one), and an engine is named by
@@ -34,6 +42,10 @@
 //! not a release); a local label (`+cu128`, `+gdec66d253`) is left out.
 //! Each line is read once, each word looked up once, so a thread is read
 //! in time linear in its length.
+
+mod near;
+
+pub use near::{Near, Side, NEAR_LINES};
 
 use crate::audit::source::CatalogEngine;
 use crate::issue::Issue;
@@ -44,6 +56,22 @@ use std::collections::HashMap;
 /// Backends a client names that only one engine serves: the backend, and
 /// the package of the engine (matched against the site's `packages`).
 pub const BACKENDS: &[(&str, &str)] = &[("sglang", "sglang"), ("sglang-native", "sglang")];
+
+/// The backends of SGLang's `bench_serving` and the engine each points it
+/// at (its default port and API): the tool prints the one chosen in its
+/// report (`Backend: vllm`), so there it names the server measured.
+pub const SGLANG_BACKENDS: &[(&str, &str)] = &[
+    ("sglang", "sglang"),
+    ("sglang-native", "sglang"),
+    ("sglang-oai", "sglang"),
+    ("sglang-oai-chat", "sglang"),
+    ("vllm", "vllm"),
+    ("vllm-chat", "vllm"),
+    ("trt", "tensorrt-llm"),
+];
+
+/// The tool whose backends are [`SGLANG_BACKENDS`].
+const SGLANG_TOOL: &str = "sglang bench_serving";
 
 /// Lines an engine prints at start-up with its version: the text before
 /// the version, and the engine's package.
@@ -91,6 +119,20 @@ pub enum Whence {
     },
     /// The issue's repository (`owner/name`), an engine's `repo`.
     Repo(String),
+    /// The issue's repository (`owner/name`), a plugin of an engine's
+    /// (`vllm-project/vllm-ascend`), and the engine's name.
+    Plugin(String, String),
+    /// A report's heading on one side of an upgrade (`Before:`, its place)
+    /// and the words the version it stands for was read from, in the
+    /// title.
+    Side {
+        /// The heading's words.
+        quote: String,
+        /// Where the heading is.
+        place: String,
+        /// The title's words for the version.
+        of: String,
+    },
 }
 
 impl Whence {
@@ -109,6 +151,12 @@ impl Whence {
             Whence::Backend(b) => format!("the report's {} line", code(&format!("Backend: {b}"))),
             Whence::Line { quote, place } => format!("{} in {place}", code(quote)),
             Whence::Repo(r) => format!("the issue's repository {}", code(r)),
+            Whence::Plugin(r, of) => {
+                format!("the issue's repository {} (a plugin of {of})", code(r))
+            }
+            Whence::Side { quote, place, of } => {
+                format!("{} in {place} (the title's {})", code(quote), code(of))
+            }
         }
     }
 }
@@ -153,6 +201,21 @@ pub struct Stated {
     pub version: Option<Said>,
 }
 
+/// What a report says of itself, read before any text around it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Report<'r> {
+    /// The engine its files give (an id).
+    pub engine: Option<&'r str>,
+    /// The version its files give.
+    pub version: Option<&'r str>,
+    /// Its `Backend:` line.
+    pub backend: Option<&'r str>,
+    /// The tool that printed it (`sglang bench_serving`).
+    pub tool: Option<&'r str>,
+    /// Its heading.
+    pub near: Option<&'r Near>,
+}
+
 /// One line's word on what ran.
 #[derive(Debug, Clone)]
 struct Clue {
@@ -181,8 +244,9 @@ pub(super) struct Names<'a> {
     /// Each engine's index by the words it is named by (`package_name`'s
     /// spelling).
     words: HashMap<String, usize>,
-    /// The engine whose repository the issue is in, and `owner/name`.
-    repo: Option<(usize, String)>,
+    /// The engine whose repository the issue is in, `owner/name`, and
+    /// whether that repository is a plugin of the engine's.
+    repo: Option<(usize, String, bool)>,
 }
 
 impl<'a> Names<'a> {
@@ -200,10 +264,17 @@ impl<'a> Names<'a> {
             }
         }
         let repo = url.and_then(repository).and_then(|r| {
-            let i = engines
-                .iter()
-                .position(|e| e.repo.as_deref().and_then(repository).as_ref() == Some(&r))?;
-            Some((i, r))
+            let own = |e: &CatalogEngine| e.repo.as_deref().and_then(repository);
+            if let Some(i) = engines.iter().position(|e| own(e).as_ref() == Some(&r)) {
+                return Some((i, r, false));
+            }
+            let i = engines.iter().position(|e| {
+                own(e).is_some_and(|o| {
+                    r.strip_prefix(&o)
+                        .is_some_and(|rest| rest.len() > 1 && rest.starts_with('-'))
+                })
+            })?;
+            Some((i, r, true))
         });
         let ids = engines
             .iter()
@@ -227,10 +298,16 @@ impl<'a> Names<'a> {
             .or_else(|| self.engines.iter().position(|e| package_name(&e.id) == p))
     }
 
-    /// The engine a backend names, where one alone serves it.
-    fn by_backend(&self, backend: &str) -> Option<usize> {
+    /// The engine a backend names, where one alone serves it, or, in
+    /// SGLang's `bench_serving` (`tool`), the one it was pointed at.
+    fn by_backend(&self, backend: &str, tool: Option<&str>) -> Option<usize> {
         let b = backend.trim().to_ascii_lowercase();
-        BACKENDS
+        let table = if tool == Some(SGLANG_TOOL) {
+            SGLANG_BACKENDS
+        } else {
+            BACKENDS
+        };
+        table
             .iter()
             .find(|(name, _)| *name == b)
             .and_then(|(_, package)| self.by_package(package))
@@ -353,15 +430,14 @@ impl<'a> Names<'a> {
         }
     }
 
-    /// What one report ran on: its own lines (`facts`: the engine and
-    /// version they give), the options, its `Backend:` line, then its own
-    /// text (`own`), then the issue's other texts (`thread`), then the
-    /// issue's repository.
+    /// What one report ran on: its own lines (the engine and version its
+    /// files give), the options, its `Backend:` line, its heading, then
+    /// its own text (`own`), then the issue's other texts (`thread`), then
+    /// the issue's repository.
     pub(super) fn resolve(
         &self,
-        facts: (Option<String>, Option<String>),
+        report: &Report<'_>,
         given: (Option<&str>, Option<&str>),
-        backend: Option<&str>,
         own: Option<&Clues>,
         thread: &Thread,
     ) -> Stated {
@@ -369,7 +445,8 @@ impl<'a> Names<'a> {
             let i = c.engine.unwrap_or_default();
             (Some(i), self.said_engine(i, line(c, place)))
         };
-        let engine = if let Some(e) = facts.0 {
+        let near = report.near.filter(|n| n.engine.is_some());
+        let engine = if let Some(e) = report.engine.map(str::to_string) {
             let i = self.ids.get(&e).copied();
             Some((
                 i,
@@ -387,19 +464,29 @@ impl<'a> Names<'a> {
                     whence: Whence::Given,
                 },
             ))
-        } else if let Some((b, i)) = backend.and_then(|b| Some((b, self.by_backend(b)?))) {
+        } else if let Some((b, i)) = report
+            .backend
+            .and_then(|b| Some((b, self.by_backend(b, report.tool)?)))
+        {
             Some((
                 Some(i),
                 self.said_engine(i, Whence::Backend(b.trim().to_string())),
             ))
+        } else if let (Some(n), Some(c)) = (near, near.and_then(|n| n.engine.as_ref())) {
+            Some(from_text(c, &n.place))
         } else if let Some(c) = own.and_then(|t| t.engine.as_ref()) {
             own.map(|t| from_text(c, &t.place))
         } else if let Some((c, place)) = &thread.engine {
             Some(from_text(c, place))
         } else {
-            self.repo
-                .as_ref()
-                .map(|(i, r)| (Some(*i), self.said_engine(*i, Whence::Repo(r.clone()))))
+            self.repo.as_ref().map(|(i, r, plugin)| {
+                let whence = if *plugin {
+                    Whence::Plugin(r.clone(), self.engines[*i].name.clone())
+                } else {
+                    Whence::Repo(r.clone())
+                };
+                (Some(*i), self.said_engine(*i, whence))
+            })
         };
         let index = engine.as_ref().and_then(|(i, _)| *i);
         let said = |c: &Clue, place: &str| {
@@ -408,7 +495,21 @@ impl<'a> Names<'a> {
                 whence: line(c, place),
             })
         };
-        let version = if let Some(v) = facts.1 {
+        // A heading on one side of the issue's upgrade.
+        let side = || {
+            let (side, quote) = report.near?.side.clone()?;
+            let (from, to) = thread.pair(index)?;
+            let c = if side == near::Side::Before { from } else { to };
+            Some(Said {
+                value: c.version.clone()?,
+                whence: Whence::Side {
+                    quote,
+                    place: report.near?.place.clone(),
+                    of: c.quote.clone(),
+                },
+            })
+        };
+        let version = if let Some(v) = report.version.map(str::to_string) {
             Some(Said {
                 value: v,
                 whence: Whence::Report,
@@ -418,6 +519,10 @@ impl<'a> Names<'a> {
                 value: v.to_string(),
                 whence: Whence::Given,
             })
+        } else if let Some((n, c)) = report.near.and_then(|n| Some((n, n.version_of(index)?))) {
+            said(c, &n.place)
+        } else if let Some(s) = side() {
+            Some(s)
         } else if let Some((t, c)) = own.and_then(|t| Some((t, t.version_of(index)?))) {
             said(c, &t.place)
         } else {
@@ -431,6 +536,55 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// The versions an issue's title names (`thread`), each with its
+    /// engine's id: the engine named before it, else the issue's
+    /// (`issue_engine`); what the issue is about besides what its reports
+    /// ran, each once.
+    pub(super) fn issue_versions(
+        &self,
+        thread: &Thread,
+        issue_engine: Option<&str>,
+    ) -> Vec<(String, Said)> {
+        let fallback = issue_engine.and_then(|e| self.ids.get(e).copied());
+        let mut out: Vec<(String, Said)> = Vec::new();
+        for c in &thread.title {
+            let (Some(e), Some(v)) = (c.engine.or(fallback), c.version.clone()) else {
+                continue;
+            };
+            let id = self.engines[e].id.clone();
+            let parsed = Version::parse(&v).ok();
+            if out
+                .iter()
+                .any(|(x, s)| *x == id && Version::parse(&s.value).ok() == parsed)
+            {
+                continue;
+            }
+            out.push((
+                id,
+                Said {
+                    value: v,
+                    whence: line(c, "the title"),
+                },
+            ));
+        }
+        out
+    }
+
+    /// The version of `engine` (an id) the issue's title names as
+    /// upgraded from, where it names two.
+    pub(super) fn upgraded_from(&self, thread: &Thread, engine: &str) -> Option<String> {
+        let (from, ..) = thread.pair(self.ids.get(engine).copied())?;
+        from.version.clone()
+    }
+
+    /// The engine of the issue's repository (an id), where it is an
+    /// engine's or a plugin of one.
+    pub(super) fn repo_engine(&self) -> Option<&str> {
+        self.repo
+            .as_ref()
+            .map(|(i, ..)| self.engines[*i].id.as_str())
+    }
+
     fn said_engine(&self, i: usize, whence: Whence) -> Said {
         Said {
             value: self.engines[i].id.clone(),
@@ -440,6 +594,11 @@ impl<'a> Names<'a> {
 }
 
 impl Clues {
+    /// The text it read ("the issue body", "comment 3", "the title").
+    pub(super) fn place(&self) -> &str {
+        &self.place
+    }
+
     /// Files a clue: a stronger one replaces a weaker; between two as
     /// strong, the first stays, unless the later names the issue's engine
     /// (`repo`) and the first does not.
@@ -493,12 +652,22 @@ pub(super) struct Thread {
     /// version of no engine by name.
     versions: HashMap<usize, (Clue, String)>,
     nameless: Option<(Clue, String)>,
+    /// The versions the title names (`near.rs`), in its order.
+    title: Vec<Clue>,
+    /// The title says which way: "upgrading from A to B", "A => B".
+    directed: bool,
 }
 
 impl Thread {
-    /// The answers of `texts`, in order.
-    pub(super) fn new(texts: &[Clues]) -> Thread {
-        let mut out = Thread::default();
+    /// The answers of `texts`, in order, and the versions the issue's
+    /// `title` names, as `names` reads them.
+    pub(super) fn new(texts: &[Clues], names: &Names<'_>, title: &str) -> Thread {
+        let lower = title.to_lowercase();
+        let mut out = Thread {
+            title: names.title_versions(title),
+            directed: ["->", "=>", "→", " to "].iter().any(|w| lower.contains(w)),
+            ..Thread::default()
+        };
         for t in texts {
             if out.engine.is_none() {
                 out.engine = t.engine.clone().map(|c| (c, t.place.clone()));
@@ -516,6 +685,38 @@ impl Thread {
             }
         }
         out
+    }
+
+    /// The versions the title names of `engine` (by name, or of none by
+    /// name), each once, in the title's order.
+    fn title_versions(&self, engine: Option<usize>) -> Vec<&Clue> {
+        let mut out: Vec<&Clue> = Vec::new();
+        for c in &self.title {
+            let mine = c.engine.is_none() || c.engine == engine;
+            let seen = out.iter().any(|o| {
+                o.version.as_deref().and_then(|v| Version::parse(v).ok())
+                    == c.version.as_deref().and_then(|v| Version::parse(v).ok())
+            });
+            if mine && !seen {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// The two versions of `engine` the title names, the one upgraded
+    /// from first: in the title's order where it says which way ("from A
+    /// to B", "A => B"), else the earlier first.
+    fn pair(&self, engine: Option<usize>) -> Option<(&Clue, &Clue)> {
+        let [a, b] = self.title_versions(engine)[..] else {
+            return None;
+        };
+        let order = |c: &Clue| c.version.as_deref().and_then(|v| Version::parse(v).ok());
+        if self.directed || order(a) <= order(b) {
+            Some((a, b))
+        } else {
+            Some((b, a))
+        }
     }
 
     /// The first text's version of `engine` (by name, or of no engine by

@@ -14,7 +14,7 @@
 //! Takes the command's options; hands back the comparison or why there is
 //! none.
 
-use findings::audit::source::Catalog;
+use findings::audit::source::{Catalog, CatalogEngine};
 use findings::checks::{self, Verdict, UNKNOWN_ENGINE};
 use findings::compare::{self, Cite, Comparison, Metric, Options, Side};
 use findings::load;
@@ -85,10 +85,14 @@ pub(crate) fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, Compar
     let every = compare::all_metrics();
     let mut sides: Vec<Side> = Vec::new();
     let several = opts.inputs.len() > 1;
-    // The engines' names, where --root is a site: `vLLM 0.30.0 (live)`.
-    let names: BTreeMap<String, String> = load::load_site(&opts.root)
-        .0
-        .map(|s| s.engine_names())
+    // The engines' names, where --root is a site: `vLLM 0.30.0 (live)`;
+    // and its engines, which an issue's texts name.
+    let site = load::load_site(&opts.root).0;
+    let names: BTreeMap<String, String> =
+        site.as_ref().map(|s| s.engine_names()).unwrap_or_default();
+    let engines = site
+        .as_ref()
+        .map(CatalogEngine::of_site)
         .unwrap_or_default();
     for input in &opts.inputs {
         let got = read_input(opts, input, &every, several, &names)?;
@@ -102,15 +106,38 @@ pub(crate) fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, Compar
     }
     if let Some(path) = &opts.issue {
         let shown = path.display().to_string();
-        let run = findings::lint::read_issue_run(path, opts.engine.clone(), opts.version.clone())
-            .map_err(|e| fail(e.to_string(), e.hint()))?
-            .ok_or_else(|| {
+        let read = findings::lint::read_issue_run(
+            path,
+            opts.engine.clone(),
+            opts.version.clone(),
+            &engines,
+        )
+        .map_err(|e| fail(e.to_string(), e.hint()))?
+        .ok_or_else(|| {
                 fail(
                     format!("{shown}: the issue holds no benchmark report to compare"),
                     Some("a report is what a benchmark tool prints when it ends (vllm bench serve's `Serving Benchmark Result`, trtllm-bench's `PERFORMANCE OVERVIEW`, …), pasted into the issue's body or a comment"),
                 )
             })?;
-        sides.extend(named_sides(&run, &shown, &every, &names));
+        // The reports as the comment that answers the issue sets them
+        // (`findings::lint::change`): a side per engine version where they
+        // ran two or more, the version upgraded from the baseline.
+        let mut all = read.engine_names;
+        all.extend(names.clone());
+        let outcomes = checks::evaluate(&read.run, &all);
+        let from = read.upgraded_from.as_ref();
+        sides.extend(
+            findings::lint::change::sides(
+                &read.run,
+                &all,
+                &outcomes,
+                from.map(|(e, v)| (e.as_str(), v.as_str())),
+                &shown,
+                &every,
+            )
+            .into_iter()
+            .map(|(side, _)| side),
+        );
     }
     if sides.len() < 2 {
         let mut named: Vec<String> = opts.inputs.clone();
