@@ -298,87 +298,454 @@ fn the_comment_is_the_same_bytes_from_any_folder() {
     assert!(!there.stdout.contains(elsewhere.path().to_str().unwrap()));
 }
 
+/// The stderr of `--format github-comment` without the warning that the
+/// bundled site's links lead nowhere (said whenever a comment is written).
+fn without_warning(stderr: &str) -> String {
+    stderr.replace(PLACEHOLDER_WARNING, "")
+}
+
+/// Every thread of tests/fixtures/issues, as its maintainer reads the
+/// answer: a comment only where the lint has something for the issue (a
+/// finding that applies at a version it is about, a check that found
+/// something, a change between two reports of one workload); otherwise no
+/// output, exit 0, and stderr says why.
 #[test]
-fn real_issues_say_where_the_engine_and_version_came_from() {
-    for (file, says, heading) in [
-        // The template's environment left as its placeholder: the
-        // repository alone.
+fn a_thread_is_answered_only_where_the_lint_has_something_for_it() {
+    let posted = |file: &str, code: i32, first: &str| {
+        let r = comment(&fixture(file));
+        assert_eq!(r.code, code, "{file}: {}", r.stderr);
+        assert_eq!(r.stderr, PLACEHOLDER_WARNING, "{file}");
+        assert!(
+            r.stdout
+                .starts_with(&format!("{}\n{first}", findings::issue::ANSWER_MARKER)),
+            "{file}:\n{}",
+            r.stdout
+        );
+        // A comment never says a version has no finding and then cites
+        // one (the versions without one are said in a line of their own).
+        assert!(
+            !r.stdout.contains("no finding applies"),
+            "{file}:\n{}",
+            r.stdout
+        );
+        no_local_path(&r.stdout);
+    };
+    posted(
+        "llama.cpp-5986.json",
+        0,
+        "### What changed between the reports\n\n**llama.cpp 2392 against 1552: ",
+    );
+    posted(
+        "sglang-2805.json",
+        1,
+        "### 1 benchmark report read against the findings\n\n`findings lint` read 1 benchmark report in the issue body and its comment against the findings of [Findings: serving open models](https://example.org/findings/). Engine and version: SGLang from the report's `Backend: sglang` line, 0.4.0.post2 from `sglang，0.4.0.post2` in the issue body. No finding of the site lists SGLang 0.4.0.post2 as affected, in range, seen or mitigated.\n\n#### What the reports' checks flag\n\n- **`no-lost-requests`** in [the issue body](https://github.com/sgl-project/sglang/issues/2805): 1,648 of 3,000 requests completed: the figures are of the completed requests only\n",
+    );
+    posted(
+        "vllm-24005.json",
+        1,
+        "### 1 benchmark report read against the findings\n\n`findings lint` read 1 benchmark report in the issue body against the findings of [Findings: serving open models](https://example.org/findings/). Engine and version: vLLM from `vllm serve` in the issue body (no version stated).\n\n#### What the reports' checks flag\n\n",
+    );
+    for (file, why) in [
+        // A report the site has nothing to say of: no version stated, and
+        // a paste cannot show preemptions (cannot tell is no finding).
         (
             "vllm-12845.json",
-            "Engine and version: vLLM from the issue's repository `vllm-project/vllm` (no version stated).",
-            "### 1 benchmark report read against the findings",
+            "1 benchmark report in the issue body: no report or title says which version ran; no check finds anything in it (1 cannot tell); there is no other report to compare it with",
         ),
-        // The title's upgrade: the version upgraded to.
+        (
+            "vllm-ascend-12577.json",
+            "1 benchmark report in the issue body: no report or title says which version ran; no check finds anything in it (1 cannot tell); there is no other report to compare it with",
+        ),
+        // An upgrade: the issue is about both versions; the reports before
+        // and after measured different rates.
         (
             "vllm-19954.json",
-            "Engine and version: vLLM from the issue's repository `vllm-project/vllm`, 0.9.2 from `upgrading from 0.8.5 to 0.9.2` in the title.",
-            "### vLLM 0.9.2: no finding applies to it",
+            "2 benchmark reports in the issue body and its comment: no finding of the site applies to vLLM 0.8.5 or 0.9.2; no check finds anything in them (2 cannot tell); no two of them measured one workload",
         ),
-        // The same thread, as the webhook of the comment's event.
         (
             "vllm-19954-comment-event.json",
-            "Engine and version: vLLM from the issue's repository `vllm-project/vllm`, 0.9.2 from `upgrading from 0.8.5 to 0.9.2` in the title.",
-            "### vLLM 0.9.2: no finding applies to it",
+            "2 benchmark reports in the issue body and its comment: no finding of the site applies to vLLM 0.8.5 or 0.9.2; no check finds anything in them (2 cannot tell); no two of them measured one workload",
         ),
-        // A pin in the body.
         (
             "vllm-9476.json",
-            "Engine and version: vLLM 0.6.2, both from `vllm==0.6.2` in the issue body.",
-            "### vLLM 0.6.2: no finding applies to it",
+            "1 benchmark report in the issue body: no finding of the site applies to vLLM 0.6.2 or 0.6.3; no check finds anything in it (1 cannot tell); there is no other report to compare it with",
         ),
-        // The command that started the server.
         (
-            "vllm-24005.json",
-            "Engine and version: vLLM from `vllm serve` in the issue body (no version stated).",
-            "### 1 benchmark report read against the findings",
+            "vllm-6240.json",
+            "1 benchmark report in the issue (no body) and its comment: no finding of the site applies to vLLM 0.5.1 or 0.5.0.post1; no check finds anything in it (2 cannot tell); there is no other report to compare it with",
         ),
-        // The report's backend; the version in prose, with a full-width
-        // comma, before the check_env dump of comment 1.
         (
-            "sglang-2805.json",
-            "Engine and version: SGLang from the report's `Backend: sglang` line, 0.4.0.post2 from `sglang，0.4.0.post2` in the issue body.",
-            "### SGLang 0.4.0.post2: no finding applies to it",
+            "sglang-1639.json",
+            "2 benchmark reports in the issue body and its comment: no finding of the site applies to vLLM 0.6.2 or SGLang 0.3.2; no check finds anything in them (2 cannot tell); no two of them measured one workload",
         ),
+        ("vllm-37666.json", "no benchmark report in the issue body"),
     ] {
         let r = comment(&fixture(file));
-        assert!(r.code == 0 || r.code == 1, "{file}: {}", r.stderr);
-        assert_eq!(r.stderr, PLACEHOLDER_WARNING, "{file}");
-        let c = &r.stdout;
-        assert!(c.contains(says), "{file}:\n{c}");
-        assert!(c.contains(&format!("\n{heading}\n")), "{file}:\n{c}");
-        no_local_path(c);
-        // The findings that apply at no version here: none linked but
-        // what the checks cite, about the engine.
-        if heading.contains("no finding applies") {
-            let version = heading.trim_start_matches("### ").split(':').next().unwrap();
-            assert!(
-                c.contains(&format!("No finding of the site applies to {version} (")),
-                "{file}:\n{c}"
-            );
-        }
-        let reports = c.matches("\n| [").count();
-        if reports == 1 {
-            let shown = outside_details(c);
-            assert!(shown.chars().count() <= 2_500, "{file}: {shown}");
+        let why = format!("findings lint: no comment: {why}\n");
+        assert_eq!(
+            (r.code, r.stdout.as_str(), r.stderr.as_str()),
+            (0, "", why.as_str()),
+            "{file}"
+        );
+    }
+}
+
+/// Where each thread's reports were read to have run, as `--format json`
+/// gives it: (report, tool, engine, version, where the engine was read,
+/// where the version was).
+#[test]
+fn each_report_is_read_as_its_own_lines_say() {
+    let setups = |file: &str| -> Vec<[String; 6]> {
+        let r = lint_in(&common::bundled(), &fixture(file), &["--format", "json"]);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let text = |x: &Value| x.as_str().map_or("null".to_string(), str::to_string);
+        v["runs"][0]["setups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                [
+                    text(&s["name"]),
+                    text(&s["tool"]),
+                    text(&s["engine"]),
+                    text(&s["version"]),
+                    text(&s["engine_from"]),
+                    text(&s["version_from"]),
+                ]
+            })
+            .collect()
+    };
+    let row = |a: [&str; 6]| a.map(str::to_string);
+    for (file, want) in [
+        // A plugin repository of an engine is that engine.
+        (
+            "vllm-ascend-12577.json",
+            vec![row([
+                "the issue body",
+                "vllm bench serve",
+                "vllm",
+                "null",
+                "the issue's repository `vllm-project/vllm-ascend` (a plugin of vLLM)",
+                "null",
+            ])],
+        ),
+        // A report's own heading outranks the repository: in SGLang's
+        // tracker, the report headed `vllm=0.6.2` ran on vLLM, the one
+        // headed `# SGLang` on SGLang (its version the thread's).
+        (
+            "sglang-1639.json",
+            vec![
+                row([
+                    "the issue body",
+                    "vllm benchmark_serving.py",
+                    "vllm",
+                    "0.6.2",
+                    "`vllm=0.6.2` in the issue body",
+                    "`vllm=0.6.2` in the issue body",
+                ]),
+                row([
+                    "comment 1",
+                    "vllm benchmark_serving.py",
+                    "sglang",
+                    "0.3.2",
+                    "`# SGLang` in comment 1",
+                    "`sglang=0.3.2` in the issue body",
+                ]),
+            ],
+        ),
+        // vLLM's benchmark_serving.py of 2024 printed `Input token
+        // throughput`, which SGLang's bench_serving copied: the report is
+        // vLLM's, not SGLang's.
+        (
+            "vllm-6240.json",
+            vec![row([
+                "comment 1",
+                "vllm benchmark_serving.py",
+                "vllm",
+                "null",
+                "the issue's repository `vllm-project/vllm`",
+                "null",
+            ])],
+        ),
+        // The report headed `Before:` ran the version upgraded from.
+        (
+            "vllm-19954.json",
+            vec![
+                row([
+                    "the issue body",
+                    "vllm benchmark_serving.py",
+                    "vllm",
+                    "0.8.5",
+                    "the issue's repository `vllm-project/vllm`",
+                    "`Before:` in the issue body (the title's `0.8.5`)",
+                ]),
+                row([
+                    "comment 1",
+                    "vllm benchmark_serving.py",
+                    "vllm",
+                    "0.9.2",
+                    "the issue's repository `vllm-project/vllm`",
+                    "`upgrading from 0.8.5 to 0.9.2` in the title",
+                ]),
+            ],
+        ),
+        // llama-bench's own version line.
+        (
+            "llama.cpp-5986.json",
+            vec![
+                row([
+                    "the issue body, first report",
+                    "llama-bench",
+                    "llama-cpp",
+                    "1552",
+                    "the report itself",
+                    "the report itself",
+                ]),
+                row([
+                    "the issue body, second report",
+                    "llama-bench",
+                    "llama-cpp",
+                    "2392",
+                    "the report itself",
+                    "the report itself",
+                ]),
+            ],
+        ),
+        (
+            "vllm-9476.json",
+            vec![row([
+                "the issue body",
+                "vllm benchmark_serving.py",
+                "vllm",
+                "0.6.2",
+                "`vllm==0.6.2` in the issue body",
+                "`vllm==0.6.2` in the issue body",
+            ])],
+        ),
+        (
+            "vllm-24005.json",
+            vec![row([
+                "the issue body",
+                "vllm bench serve",
+                "vllm",
+                "null",
+                "`vllm serve` in the issue body",
+                "null",
+            ])],
+        ),
+        (
+            "sglang-2805.json",
+            vec![row([
+                "the issue body",
+                "sglang bench_serving",
+                "sglang",
+                "0.4.0.post2",
+                "the report's `Backend: sglang` line",
+                "`sglang，0.4.0.post2` in the issue body",
+            ])],
+        ),
+    ] {
+        assert_eq!(setups(file), want, "{file}");
+    }
+    // The versions an issue is about: those its title names, and those
+    // its reports ran.
+    let versions = |file: &str| -> Vec<String> {
+        let r = lint_in(&common::bundled(), &fixture(file), &["--format", "json"]);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        v["versions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                format!(
+                    "{} {}",
+                    x["name"].as_str().unwrap(),
+                    x["version"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        versions("vllm-6240.json"),
+        ["vLLM 0.5.1", "vLLM 0.5.0.post1"]
+    );
+    assert_eq!(versions("vllm-9476.json"), ["vLLM 0.6.2", "vLLM 0.6.3"]);
+    assert_eq!(versions("vllm-19954.json"), ["vLLM 0.8.5", "vLLM 0.9.2"]);
+}
+
+/// ggml-org/llama.cpp#5986: one llama-bench table on build 1552 and one
+/// on build 2392, each of two quantizations. The comment leads with the
+/// change, in the words `findings compare --from-issue` prints, and each
+/// row of the table names its own models.
+#[test]
+fn two_builds_of_one_workload_lead_with_the_change() {
+    let issue = fixture("llama.cpp-5986.json");
+    let r = comment(&issue);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c = &r.stdout;
+    // The verdict is compare's own first line, word for word.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("issue.json");
+    std::fs::write(&file, issue.to_string()).unwrap();
+    let compared = common::run_in(
+        &common::bundled(),
+        &["compare", "--from-issue", file.to_str().unwrap()],
+    );
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    let verdict = compared.stdout.lines().next().unwrap();
+    assert!(
+        verdict.starts_with("llama.cpp 2392 against 1552: worse on both workloads (")
+            && verdict.contains(" −33%, "),
+        "{verdict}"
+    );
+    assert!(
+        c.contains(&format!(
+            "### What changed between the reports\n\n**{}**\n\n",
+            findings::lint::comment::prose(verdict)
+        )),
+        "{c}"
+    );
+    assert!(
+        c.contains("Set side by side as `findings compare --from-issue` sets them, the first the baseline: llama.cpp 1552 ([the issue body, first report](https://github.com/ggml-org/llama.cpp/issues/5986)) and llama.cpp 2392 ([the issue body, second report](https://github.com/ggml-org/llama.cpp/issues/5986)); on the 2 workloads they share.\n"),
+        "{c}"
+    );
+    // Each report names its own models, and each figure its model.
+    assert!(
+        c.contains("| [the issue body, first report](https://github.com/ggml-org/llama.cpp/issues/5986) | `llama-bench` | llama.cpp `1552` | `llama 7B mostly Q4_0`, `llama 7B mostly Q5_K - Medium` | pp32 | `llama 7B mostly Q4_0`: pp32 11.19 ± 0.05 t/s; `llama 7B mostly Q5_K - Medium`: pp32 11.6 ± 0.09 t/s |\n"),
+        "{c}"
+    );
+    assert!(
+        c.contains("| [the issue body, second report](https://github.com/ggml-org/llama.cpp/issues/5986) | `llama-bench` | llama.cpp `2392` | `llama 7B Q4_0`, `llama 7B Q5_K - Medium` | pp32 | `llama 7B Q4_0`: pp32 7.48 ± 0.07 t/s; `llama 7B Q5_K - Medium`: pp32 6.71 ± 0.11 t/s |\n"),
+        "{c}"
+    );
+    // The site has no finding of llama.cpp: none is cited.
+    assert!(linked(c).is_empty(), "{c}");
+    no_local_path(c);
+}
+
+/// vllm-project/vllm#6240 with its title's versions read as the bundled
+/// site's (0.5.1 as 0.30.0, 0.5.0.post1 as 0.29): the issue is about both
+/// versions, and the comment lists what applies at each, though its one
+/// report states none.
+#[test]
+fn an_issue_naming_two_versions_is_answered_for_both() {
+    let text = fixture("vllm-6240.json")
+        .to_string()
+        .replace("0.5.0.post1", "0.29")
+        .replace("0.5.1", "0.30.0");
+    let r = comment(&serde_json::from_str(&text).unwrap());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c = &r.stdout;
+    assert!(
+        c.contains("`findings lint` read 1 benchmark report in the issue (no body) and its comment against the findings of [Findings: serving open models](https://example.org/findings/). Engine and version: vLLM from the issue's repository `vllm-project/vllm` (no version stated). The issue is about vLLM 0.30.0 (`0.30.0` in the title) and vLLM 0.29 (`v0.29` in the title) too.\n"),
+        "{c}"
+    );
+    for heading in [
+        "\n#### vLLM 0.30.0: 3 findings affect it; 4 in range, untested; 1 mitigated\n",
+        "\n#### vLLM 0.29: 1 finding affects it; 6 in range, untested\n",
+    ] {
+        assert!(c.contains(heading), "{heading}\n{c}");
+    }
+    let mut both = audit_lists("vllm=0.30.0");
+    both.extend(audit_lists("vllm=0.29"));
+    assert_eq!(linked(c), both, "{c}");
+    for id in [4, 5, 9, 10, 11, 15] {
+        assert!(!c.contains(&format!("/f/{id}/")), "F{id}:\n{c}");
+    }
+    // The report is vLLM's old benchmark_serving.py, not SGLang's.
+    assert!(
+        c.contains("| comment 1 | `vllm benchmark_serving.py` | vLLM (no version stated) |"),
+        "{c}"
+    );
+    assert!(!c.contains("sglang"), "{c}");
+}
+
+/// vllm-project/vllm#19954 with its upgrade read as the bundled site's
+/// (0.8.5 as 0.29, 0.9.2 as 0.30): the report headed `Before:` ran 0.29,
+/// the comment's 0.30; each version's findings are listed, and what the
+/// reports cannot tell is folded, citing vLLM's findings only.
+#[test]
+fn an_upgrade_is_answered_for_the_versions_before_and_after() {
+    let text = fixture("vllm-19954.json")
+        .to_string()
+        .replace("0.8.5", "0.29")
+        .replace("0.9.2", "0.30");
+    let r = comment(&serde_json::from_str(&text).unwrap());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c = &r.stdout;
+    assert!(
+        c.starts_with(&format!("{}\n### 2 benchmark reports read against the findings\n\n`findings lint` read 2 benchmark reports in the issue body and its comment against the findings of [Findings: serving open models](https://example.org/findings/). Engine and version: vLLM from the issue's repository `vllm-project/vllm`, 0.29 from `Before:` in the issue body (the title's `0.29`); vLLM from the issue's repository `vllm-project/vllm`, 0.30 from `upgrading from 0.29 to 0.30` in the title.\n\n#### vLLM 0.29: 1 finding affects it; 6 in range, untested\n", findings::issue::ANSWER_MARKER)),
+        "{c}"
+    );
+    assert!(
+        c.contains("\n#### vLLM 0.30: 3 findings affect it; 4 in range, untested; 1 mitigated\n"),
+        "{c}"
+    );
+    assert!(
+        c.contains("| [the issue body](https://github.com/vllm-project/vllm/issues/19954) | `vllm benchmark_serving.py` | vLLM `0.29` |"),
+        "{c}"
+    );
+    assert!(
+        c.contains("| comment 1 | `vllm benchmark_serving.py` | vLLM `0.30` |"),
+        "{c}"
+    );
+    for id in [4, 5, 9, 10, 11, 15] {
+        assert!(!c.contains(&format!("/f/{id}/")), "F{id}:\n{c}");
+    }
+    // Cannot tell is folded, never a flag.
+    let shown = outside_details(c);
+    assert!(!shown.contains("preemptions-read"), "{shown}");
+    assert!(
+        c.contains("<sub>`findings lint`: no check flags these reports (2 checks checked)."),
+        "{c}"
+    );
+}
+
+/// No finding of another engine, in any format, for the reports of a
+/// plugin repository (vllm-project/vllm-ascend: vLLM) and of an SGLang
+/// issue whose report ran on vLLM.
+#[test]
+fn no_finding_of_another_engine_for_a_plugin_or_a_heading() {
+    let root = common::bundled();
+    for (file, others) in [
+        (
+            "vllm-ascend-12577.json",
+            ["F4", "F5", "F9", "F10", "F11", "F15"],
+        ),
+        ("sglang-1639.json", ["F5", "F9", "F10", "F11", "F15", "F15"]),
+    ] {
+        let issue = fixture(file);
+        for format in ["table", "markdown", "github"] {
+            let r = lint_in(&root, &issue, &["--format", format]);
+            assert_eq!(r.code, 0, "{file} {format}: {}", r.stderr);
+            for other in others {
+                let bare = other.trim_start_matches('F');
+                assert!(
+                    !r.stdout.contains(&format!("{other} "))
+                        && !r.stdout.contains(&format!("{other})"))
+                        && !r.stdout.contains(&format!("{other},"))
+                        && !r.stdout.contains(&format!("/f/{bare}/")),
+                    "{file} {format}: {other}\n{}",
+                    r.stdout
+                );
+            }
         }
     }
-    // Several reports across the thread: the body's and comment 1's, each
-    // linked where it was found.
-    let c = comment(&fixture("vllm-19954.json")).stdout;
-    assert!(c.contains("| [the issue body](https://github.com/vllm-project/vllm/issues/19954) | `vllm benchmark_serving.py` | vLLM `0.9.2` |"), "{c}");
+    // The plugin's report: the preemptions a paste cannot show are a
+    // "cannot tell" (vLLM's F8), never a flag.
+    let t = lint_in(&root, &fixture("vllm-ascend-12577.json"), &[]);
     assert!(
-        c.contains("| comment 1 | `vllm benchmark_serving.py` | vLLM `0.9.2` |"),
-        "{c}"
+        t.stdout.contains("\n? cannot tell preemptions-read (F8): cannot tell: the issue body records no preemptions (vLLM logs none: read `vllm:num_preemptions_total` before and after the run); its latency figures may hold requests that were preempted and computed again; a client's report pasted as text cannot hold what only the server records\n"),
+        "{}",
+        t.stdout
     );
-    let c = comment(&fixture("vllm-19954-comment-event.json")).stdout;
     assert!(
-        c.contains("read 2 benchmark reports in the issue body and its comment"),
-        "{c}"
+        t.stdout
+            .ends_with("\nfindings lint: no check flags these reports (2 checks checked)\n"),
+        "{}",
+        t.stdout
     );
-    assert!(c.contains("| the comment | "), "{c}");
-    // An issue of the template and no report: no comment, no warning.
-    let r = comment(&fixture("vllm-37666.json"));
-    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    assert_eq!(without_warning(&t.stderr), "");
 }
 
 #[test]

@@ -512,6 +512,51 @@ fn a_paste_cannot_act_in_the_comment() {
     );
 }
 
+#[test]
+fn a_report_of_no_stated_engine_cites_no_engines_finding() {
+    // A report that lost requests, in a repository of no engine, naming
+    // none: the comment is posted for the flag, and cites no finding of
+    // an engine (F15 is NInfer's), since the report's may be any other.
+    let report = serve_report(1671.84, 95.18)
+        .replacen("$ vllm bench serve ", "$ my-bench ", 1)
+        .replace(
+            "Successful requests:                     400",
+            "Successful requests:                     398",
+        )
+        .replace(
+            "Failed requests:                         0",
+            "Failed requests:                         2",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let payload = write(
+        dir.path(),
+        "issue.json",
+        &gh_issue(&format!("```\n{report}```\n"), &[]),
+    );
+    let r = findings(
+        &[
+            "lint",
+            "--from-issue",
+            payload.to_str().unwrap(),
+            "--format",
+            "github-comment",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(&format!(
+            "- **`no-lost-requests`** in [the issue body]({ISSUE}): 2 of 400 requests failed: the figures are of the completed requests only\n"
+        )),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("/f/"), "{}", r.stdout);
+    // The table, for the reader who runs it, leaves nothing out.
+    let t = findings(&["lint", "--from-issue", payload.to_str().unwrap()], None);
+    assert!(t.stdout.contains("F15 "), "{}", t.stdout);
+}
+
 /// `vllm bench serve`'s report of one run, as it prints it.
 fn serve_report(throughput: f64, ttft_p99: f64) -> String {
     format!(

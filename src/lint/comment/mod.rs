@@ -363,11 +363,28 @@ fn read_as(l: &Lint, setups: &[(&LintRun, &super::LintSetup)]) -> String {
     if more > 0 {
         said.push(format!("{more} more"));
     }
-    if said.is_empty() {
+    let mut out = if said.is_empty() {
         String::new()
     } else {
         format!("Engine and version: {}.", said.join("; "))
+    };
+    // The versions the issue's title names that no report ran.
+    let titled: Vec<String> = l
+        .versions
+        .iter()
+        .filter(|v| !setups.iter().any(|(_, s)| v.ran(s)))
+        .filter_map(|v| {
+            let w = v.version_from.as_ref()?.render("version", &code);
+            Some(format!("{} ({w})", prose(&v.head())))
+        })
+        .collect();
+    if !titled.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let _ = write!(out, "The issue is about {} too.", and_list(&titled));
     }
+    out
 }
 
 /// The findings that apply at one version, as `findings audit` lists
