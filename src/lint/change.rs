@@ -142,7 +142,7 @@ pub fn sides(
     // order where versions do not say).
     let one_engine = sides.iter().all(|(s, _)| s.engine == sides[0].0.engine);
     if by_version && one_engine {
-        sides.sort_by(|a, b| parse(&a.0.version).cmp(&parse(&b.0.version)));
+        sides.sort_by_key(|a| parse(&a.0.version));
     }
     if let Some((engine, version)) = from {
         let v = Version::parse(version).ok();

@@ -331,7 +331,7 @@ fn sglang_bench_servings_backend_names_the_server_it_measured() {
 }
 
 /// The heading of a report, the lines above it nearest first.
-fn heading<'a>(names: &Names<'_>, above: &[&'a str]) -> Near {
+fn heading(names: &Names<'_>, above: &[&str]) -> Near {
     names.near("the issue body", above.iter().rev().copied())
 }
 
