@@ -1,17 +1,28 @@
 //! The comment `findings lint --from-issue FILE --format github-comment`
-//! posts (issue 38, part 6), on issue texts of the vLLM and SGLang
-//! trackers (`tests/fixtures/issues/`, trimmed; its README names each
-//! source), against the bundled records (the repository's `findings/`,
-//! `data/` and `site.yaml`):
+//! posts (issue 38, part 6; issue 43, part 4), on issue texts of the vLLM,
+//! vLLM-Ascend, SGLang and llama.cpp trackers (`tests/fixtures/issues/`,
+//! trimmed; its README names each source), against the bundled records
+//! (the repository's `findings/`, `data/` and `site.yaml`):
 //!
+//! - a comment only where the lint has something for the issue (a finding
+//!   that applies at a version it is about, a check that found something,
+//!   a change between two reports of one workload); otherwise no output,
+//!   exit 0, and the reason on stderr, for every thread;
 //! - an issue in vllm-project/vllm whose environment says `vLLM Version:
 //!   0.30.0` is answered with vLLM 0.30.0 and the findings that affect it
 //!   (F2, F6, F7) as `findings audit` lists them, and no finding of NInfer,
 //!   SGLang or TensorRT-LLM; one in sgl-project/sglang saying `sglang:
-//!   0.5.20` with SGLang 0.5.20, F4 and F5;
-//! - where the engine and version were read, in words: an environment
-//!   dump, a pin, the title's upgrade, the command that started the
-//!   server, the report's `Backend:` line, the issue's repository;
+//!   0.5.20` with SGLang 0.5.20, F4 and F5; one whose title names two
+//!   versions with the findings at both; an upgrade's reports headed
+//!   `Before:` on the version upgraded from;
+//! - two llama.cpp builds of one workload: the comment leads with the
+//!   change in the words `findings compare --from-issue` prints, and each
+//!   report names its own models;
+//! - where the engine and version were read: an environment dump, a pin,
+//!   the title, a report's heading (which outranks the repository), the
+//!   command that started the server, the report's `Backend:` line, the
+//!   issue's repository or a plugin of it; vLLM's old
+//!   `benchmark_serving.py` named as vLLM's, not SGLang's;
 //! - no local path, whichever folder the command runs from; the site named
 //!   by its title and `base_url`, and a warning on stderr when that is a
 //!   placeholder; at most 2,500 characters outside `<details>` for one

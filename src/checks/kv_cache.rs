@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 pub(super) const CHECK: Check = Check {
     name: "kv-cache-recorded",
     reads: "the KV cache size of each start (a `kv_cache_tokens` fact from the start's log, or column), in a run that compares starts: two setups of one engine, version and flags (told apart by their labels), or a table of the KV cache sizes of several starts",
-    flags: "a start of such a run without its KV cache size; cannot tell whether two setups are starts with the same flags when they record no flags",
+    flags: "a start of such a run without its KV cache size; cannot tell whether two setups are starts with the same flags when they record no flags, or, in `findings lint`, for reports pasted as text, which cannot hold a start's KV cache size",
     unknown: "the KV cache size of each start",
     flags_what_is_missing: true,
     decide,

@@ -104,7 +104,9 @@ pub struct Check {
     /// Whether a flag says that the run records nothing of what the check
     /// reads (no preemptions recorded, no KV cache size), so that the run
     /// leaves it unknown, rather than that what it records falls into the
-    /// pitfall (a request lost, a limit lowered).
+    /// pitfall (a request lost, a limit lowered). `findings lint` makes
+    /// such a flag "cannot tell" where the setups are reports pasted as
+    /// text, which cannot hold what only the server records.
     pub flags_what_is_missing: bool,
     /// The verdict on a run, or `None` when the check does not apply.
     pub decide: fn(&Evidence<'_>) -> Option<Decided>,

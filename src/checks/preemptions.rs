@@ -11,7 +11,7 @@ use crate::util::and_list;
 pub(super) const CHECK: Check = Check {
     name: "preemptions-read",
     reads: "the preemptions during the run (vLLM's `vllm:num_preemptions_total` after minus before, TensorRT-LLM's `-> pause` lines counted from its log: a `preemptions` fact or column) of each vLLM and TensorRT-LLM setup of a run that asked for a concurrency or a request rate",
-    flags: "a load run on vLLM or TensorRT-LLM that records no preemptions; cannot tell when the count is known to be unknown (a counter that went down: the server restarted), or when `findings lint` reads a client's report that does not say which engine served it and records no preemptions; when there were preemptions, the run page says so beside its figures",
+    flags: "a load run on vLLM or TensorRT-LLM that records no preemptions; cannot tell when the count is known to be unknown (a counter that went down: the server restarted), or when `findings lint` reads a client's report that does not say which engine served it and records no preemptions, or one pasted as text, which cannot hold the server's count; when there were preemptions, the run page says so beside its figures",
     unknown: "how many requests the server preempted",
     flags_what_is_missing: true,
     decide,

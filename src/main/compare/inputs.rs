@@ -2,8 +2,12 @@
 //! `data/runs/<id>`), whose setups are sides, or a result file or run
 //! folder read where it is, as `findings lint` reads it, which is a side
 //! of its own (a pasted text of several reports, `-` for standard input
-//! included, a side per report); and with `--from-issue`, each report of a
-//! GitHub issue, named by where it was found ("comment 3"). The sides go
+//! included, a side per report); and with `--from-issue`, the reports of a
+//! GitHub issue, read as the lint reads them (against the engines of
+//! `--root`'s `site.yaml`) and set as the comment that answers the issue
+//! sets them (`findings::lint::change::sides`: a side per engine version
+//! where they ran two or more, else per report, named by where it was
+//! found, "comment 3"). The sides go
 //! to `findings::compare` in the order named, the first the baseline, each
 //! with what the checks flag of its run (lost requests, fewer requests
 //! run at once than asked). Where the findings are at hand (the records
