@@ -18,7 +18,7 @@ use crate::checks::{Outcome, Verdict, UNKNOWN_ENGINE};
 use crate::compare::{self, Comparison, Options, Side};
 use crate::record::Run;
 use crate::version::Version;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The reports of one workload set side by side.
 #[derive(Debug, Clone)]
@@ -37,9 +37,21 @@ impl Change {
     }
 }
 
+/// The most sides a comment sets side by side: a thread of more reports
+/// (a sweep pasted whole) is compared with `findings compare
+/// --from-issue`, whose tables are made for it.
+pub const MAX_SIDES: usize = 6;
+
+/// The most reports a comment looks for a change among: a thread of more
+/// is a sweep, which `findings compare --from-issue` sets side by side
+/// (and the lint stays linear in the reports it reads).
+pub const MAX_REPORTS: usize = 200;
+
 /// The change between the reports of `run` (its setups), as [`sides`]
-/// sets them; `None` where fewer than two sides have figures, or none
-/// shares a workload with the baseline.
+/// sets them; `None` where fewer than two sides, or more than
+/// [`MAX_SIDES`], have figures, where the run holds more than
+/// [`MAX_REPORTS`] reports, or where none shares a workload with the
+/// baseline.
 pub fn between(
     run: &Run,
     names: &BTreeMap<String, String>,
@@ -47,12 +59,15 @@ pub fn between(
     from: Option<(&str, &str)>,
     source: &str,
 ) -> Option<Change> {
+    if run.setups.len() > MAX_REPORTS {
+        return None;
+    }
     let every = compare::all_metrics();
     let (mut sides, setups): (Vec<Side>, Vec<Vec<usize>>) =
         self::sides(run, names, outcomes, from, source, &every)
             .into_iter()
             .unzip();
-    if sides.len() < 2 {
+    if !(2..=MAX_SIDES).contains(&sides.len()) {
         return None;
     }
     compare::unique_names(&mut sides);
@@ -107,35 +122,36 @@ pub fn sides(
         }
     }
     let parse = |v: &Option<String>| v.as_deref().and_then(|v| Version::parse(v).ok());
-    // One side per engine version, where the reports ran two or more.
+    // One side per engine version, where the reports ran two or more;
+    // each side found by its key in a map, so that thousands of reports
+    // are set in one pass.
     let key = |s: &Side| (s.engine.clone(), parse(&s.version));
-    let mut keys: Vec<(Option<String>, Option<Version>)> = Vec::new();
-    for s in &each {
-        if !keys.contains(&key(s)) {
-            keys.push(key(s));
-        }
-    }
+    let keys: HashSet<(Option<String>, Option<Version>)> = each.iter().map(key).collect();
     let by_version = keys.len() > 1 && keys.iter().all(|(_, v)| v.is_some());
     let mut sides: Vec<(Side, Vec<usize>)> = Vec::new();
+    let mut at: HashMap<(Option<String>, Option<Version>), usize> = HashMap::new();
     for s in each {
         let setup = s.setup.unwrap_or_default();
-        if by_version {
-            if let Some((side, setups)) = sides.iter_mut().find(|(x, _)| key(x) == key(&s)) {
-                side.measurements.extend(s.measurements);
-                for f in s.flags {
-                    if !side.flags.contains(&f) {
-                        side.flags.push(f);
-                    }
-                }
-                setups.push(setup);
-                continue;
-            }
-            let mut side = s;
-            side.name = version_name(&side);
-            sides.push((side, vec![setup]));
-        } else {
+        if !by_version {
             sides.push((s, vec![setup]));
+            continue;
         }
+        let k = key(&s);
+        if let Some(&i) = at.get(&k) {
+            let (side, setups) = &mut sides[i];
+            side.measurements.extend(s.measurements);
+            for f in s.flags {
+                if !side.flags.contains(&f) {
+                    side.flags.push(f);
+                }
+            }
+            setups.push(setup);
+            continue;
+        }
+        at.insert(k, sides.len());
+        let mut side = s;
+        side.name = version_name(&side);
+        sides.push((side, vec![setup]));
     }
     // The baseline: the version upgraded from, else the earliest of one
     // engine; the rest, the earlier first (a sort that keeps the thread's

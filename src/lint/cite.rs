@@ -75,6 +75,8 @@ pub struct AtVersion {
     /// The findings with an entry for the engine that say nothing to act
     /// on at this version (fixed, clean, unknown).
     pub rest: usize,
+    /// Whether the title alone names it: no report ran it.
+    pub titled: bool,
 }
 
 impl AtVersion {
@@ -150,13 +152,18 @@ pub(super) fn at_versions(
     named: &[(String, Said)],
 ) -> Vec<AtVersion> {
     let mut out: Vec<AtVersion> = Vec::new();
-    // Each version: its engine, the version, where each was read.
+    // Each version once, found in a set: a thread of thousands of reports
+    // is listed in one pass.
+    let mut seen: std::collections::HashSet<(String, Version)> = std::collections::HashSet::new();
+    // Each version: its engine, the version, where each was read, and
+    // whether the title alone names it.
     let ran = setups.iter().filter_map(|s| {
         Some((
             s.engine.clone(),
             s.version.clone()?,
             s.engine_from.clone(),
             s.version_from.clone(),
+            false,
         ))
     });
     let title = named.iter().map(|(engine, v)| {
@@ -170,9 +177,10 @@ pub(super) fn at_versions(
             v.value.clone(),
             engine_from,
             Some(v.whence.clone()),
+            true,
         )
     });
-    for (engine, version, engine_from, version_from) in ran.chain(title) {
+    for (engine, version, engine_from, version_from, titled) in ran.chain(title) {
         let (engine, version) = (&engine, &version);
         let Some(i) = catalog.engine(engine) else {
             continue;
@@ -180,10 +188,7 @@ pub(super) fn at_versions(
         let Ok(v) = Version::parse(version) else {
             continue;
         };
-        if out
-            .iter()
-            .any(|a| a.engine == *engine && Version::parse(&a.version).is_ok_and(|x| x == v))
-        {
+        if !seen.insert((engine.clone(), v.clone())) {
             continue;
         }
         let pin = Pin {
@@ -209,6 +214,7 @@ pub(super) fn at_versions(
                 .map(|h| (h.state, catalog.findings[h.finding].clone()))
                 .collect(),
             rest: rest.len(),
+            titled,
         });
     }
     out

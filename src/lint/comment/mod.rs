@@ -340,6 +340,8 @@ fn site(l: &Lint) -> String {
 /// reports; nothing where no report's engine or version is known.
 fn read_as(l: &Lint, setups: &[(&LintRun, &super::LintSetup)]) -> String {
     let mut said: Vec<String> = Vec::new();
+    // Each said once, found in a set: thousands of reports in one pass.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (_, s) in setups {
         let name = if s.engine_known() {
             prose(l.engine_names.get(&s.engine).unwrap_or(&s.engine))
@@ -354,7 +356,7 @@ fn read_as(l: &Lint, setups: &[(&LintRun, &super::LintSetup)]) -> String {
         if s.engine_known() && version.is_none() {
             w.push_str(" (no version stated)");
         }
-        if !said.contains(&w) {
+        if seen.insert(w.clone()) {
             said.push(w);
         }
     }
@@ -372,7 +374,7 @@ fn read_as(l: &Lint, setups: &[(&LintRun, &super::LintSetup)]) -> String {
     let titled: Vec<String> = l
         .versions
         .iter()
-        .filter(|v| !setups.iter().any(|(_, s)| v.ran(s)))
+        .filter(|v| v.titled)
         .filter_map(|v| {
             let w = v.version_from.as_ref()?.render("version", &code);
             Some(format!("{} ({w})", prose(&v.head())))
