@@ -1034,6 +1034,39 @@ fn a_paste_of_thousands_of_reports_is_read_in_one_pass() {
         r.stdout
     );
     assert!(r.stdout.len() < 65_536);
+    // An issue of as many reports, each headed with a version of its own:
+    // each version is found once (in a set, not by a pass over those
+    // found before), five versions' findings are listed, the others
+    // counted, and the comment stays under GitHub's limit.
+    let headed: String = one_liners(5_000)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("vLLM 0.{i}.1 run:\n{l}\n\n"))
+        .collect();
+    let issue = write(dir.path(), "issue.json", &gh_issue(&headed, &[]));
+    let r = findings(
+        &[
+            "lint",
+            "--from-issue",
+            issue.to_str().unwrap(),
+            "--format",
+            "github-comment",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("\n#### vLLM 0.").count(),
+        5,
+        "{}",
+        &r.stdout[..2000]
+    );
+    assert!(
+        r.stdout.contains("\n… and 4,968 more versions, not listed here (`findings lint --format json` lists them all).\n"),
+        "{}",
+        &r.stdout[..2000]
+    );
+    assert!(r.stdout.len() < 65_536, "{}", r.stdout.len());
     // One more is refused: a run of more setups is over what a run.yaml
     // holds.
     let over = write(dir.path(), "over.txt", &one_liners(5_001));
