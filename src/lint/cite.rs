@@ -113,7 +113,9 @@ impl AtVersion {
     }
 
     /// "3 findings affect it; 4 in range, untested; 1 mitigated", "no
-    /// finding applies to it": the listing in a line.
+    /// finding lists it as affected, in range, seen or mitigated" (never
+    /// "applies": a finding cited for what a report cannot tell would
+    /// contradict it): the listing in a line.
     pub fn verdict(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
         for (state, one, many) in [
@@ -134,7 +136,7 @@ impl AtVersion {
             });
         }
         if parts.is_empty() {
-            "no finding applies to it".into()
+            "no finding lists it as affected, in range, seen or mitigated".into()
         } else {
             parts.join("; ")
         }

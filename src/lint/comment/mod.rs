@@ -50,6 +50,9 @@ use text::{cut, link};
 
 /// The most reports named in one line.
 const MAX_NAMES: usize = 10;
+/// The most versions whose findings are listed: a comment stays under
+/// GitHub's 65,536 characters, whatever a thread holds.
+const MAX_VERSIONS: usize = 5;
 /// The most observations of symptoms listed in a section.
 const MAX_SEEN: usize = 20;
 /// The most characters the comment on one report shows outside its
@@ -118,12 +121,20 @@ pub fn answer(l: &Lint) -> Result<String, String> {
     if !read_as.is_empty() {
         let _ = write!(out, " {read_as}");
     }
-    let quiet: Vec<String> = l
+    let mut quiet: Vec<String> = l
         .versions
         .iter()
         .filter(|v| v.hits.is_empty())
         .map(|v| prose(&v.head()))
         .collect();
+    if quiet.len() > MAX_NAMES {
+        let more = quiet.len() - (MAX_NAMES - 1);
+        quiet.truncate(MAX_NAMES - 1);
+        quiet.push(format!(
+            "{} more versions",
+            crate::figures::number(more as f64)
+        ));
+    }
     if !quiet.is_empty() {
         let _ = write!(
             out,
@@ -138,8 +149,15 @@ pub fn answer(l: &Lint) -> Result<String, String> {
     let mut sections: Vec<(String, String)> = Vec::new();
     let several = one.is_none();
     let mut listing = String::new();
-    for v in &listed {
+    for v in listed.iter().take(MAX_VERSIONS) {
         at_version(&mut listing, v, several);
+    }
+    if listed.len() > MAX_VERSIONS {
+        let _ = writeln!(
+            listing,
+            "… and {} more versions, not listed here (`findings lint --format json` lists them all).\n",
+            crate::figures::number((listed.len() - MAX_VERSIONS) as f64)
+        );
     }
     if !listing.is_empty() {
         let summary = match listed.as_slice() {
