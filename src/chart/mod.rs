@@ -56,25 +56,28 @@
 //! and `<desc>`, whose ids derive from the chart id and a hash of the input,
 //! so several charts can sit on one page. Output bytes depend only on input.
 
+mod backend;
 mod cdf;
 mod data;
+mod draw;
+mod interval;
 mod layout;
 mod scale;
 mod summary;
-mod svg;
 #[cfg(test)]
 mod tests;
 mod text;
 mod trend;
 
+pub use interval::{interval, IntervalChart, IntervalPoint, IntervalSeries};
 pub use trend::{series_colors, trend, TrendChart, TrendPoint, TrendSeries};
 
 use crate::record::{ChartSpec, Table};
 use data::Data;
+use draw::draw;
 use layout::Plan;
 use std::collections::BTreeMap;
 use summary::summarize;
-use svg::draw;
 
 /// What [`render`] needs: a chart spec, its table, and the site's engines.
 pub struct ChartInput<'a> {

@@ -83,6 +83,23 @@ impl Trends {
     }
 }
 
+/// The change that makes point `p` of `mt` a regression: the change into
+/// its version of its series, from the sources it is of, where the
+/// comparison judged it one ([`TrendChange::kind`]). The one place the
+/// charts learn which points regressed: they mark what this says, and
+/// decide nothing of their own.
+pub fn regression_into<'a>(
+    mt: &'a trend::MetricTrend,
+    p: &trend::Point,
+) -> Option<&'a TrendChange> {
+    mt.changes.iter().find(|c| {
+        c.series == p.series
+            && c.to == p.version
+            && c.to_sources.contains(&p.source)
+            && c.kind() == Kind::Regression
+    })
+}
+
 /// The flags of setup `i` of a run whose checks said `outcomes`.
 fn marks(outcomes: &[Outcome], i: usize) -> Vec<Flag> {
     let mut out: Vec<Flag> = Vec::new();

@@ -268,6 +268,8 @@ fn chart_of(
                 low: p.low,
                 high: p.high,
                 hollow: !p.flags.is_empty(),
+                regression: crate::model::regression_into(mt, p)
+                    .map(|ch| figures::signed_percent_fine(ch.change.pct)),
                 href: format!("{ROOT}{}", urls::run(&run.id)),
                 label,
             }
