@@ -40,8 +40,9 @@ pub(super) const GROUP_WIDTH: f64 = 0.8;
 
 /// How category labels are set.
 pub(super) enum CatLabels {
-    /// Horizontal, each label one or two lines.
-    Flat(Vec<Vec<String>>),
+    /// Horizontal, each label one or two lines: the mesh writes them, as
+    /// the x axis's tick labels.
+    Flat,
     /// Rotated 45°, each label one or more lines.
     Rotated(Vec<Vec<String>>),
 }
@@ -124,7 +125,7 @@ impl Plan {
                         let lines = labels.iter().map(Vec::len).max().unwrap_or(1) as i32;
                         label_block = lines * LINE_H;
                         x = Axis::categories(n, |i| labels[i].join("\n"));
-                        cat_labels = Some(CatLabels::Flat(labels));
+                        cat_labels = Some(CatLabels::Flat);
                     }
                     None => {
                         // Rotated labels: one line each, unless very long.
