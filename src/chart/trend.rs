@@ -244,7 +244,7 @@ pub(super) fn categorical(c: &Categorical) -> String {
         (widest * diag + f64::from(LINE_H) * diag).ceil() as i32
     };
     let last = c.categories.len().saturating_sub(1);
-    let shown = |i: usize| i % every == 0 || (i == last && last % every >= every / 2);
+    let shown = |i: usize| i.is_multiple_of(every) || (i == last && last % every >= every / 2);
     let x = Axis::categories(n, |i| match c.categories.get(i) {
         Some(v) if flat && shown(i) => one_line(v),
         _ => String::new(),
