@@ -147,8 +147,11 @@ pub(super) struct Parts {
     dots: Option<(String, u32, String)>,
     /// The anchor markers are drawn around now (a share of the width).
     anchor: Option<i32>,
-    /// The class of the markers' dots and shapes drawn now.
+    /// The class of the marks' and markers' shapes drawn now.
     class: Option<&'static str>,
+    /// A marker's lines waiting to be written as one path (a whisker and
+    /// its caps): its `d`, and its attributes.
+    lines: Option<(String, String)>,
 }
 
 /// The chart code's hold on the backend's state while plotters owns the
@@ -285,7 +288,20 @@ impl Parts {
         self.anchor = Some(x);
     }
 
+    fn flush_lines(&mut self) {
+        if let Some((d, attrs)) = self.lines.take() {
+            let _ = write!(self.markers, "<path{attrs} d=\"{d}\"/>");
+        }
+    }
+
+    fn class_attr(&self) -> String {
+        self.class
+            .map(|c| format!(" class=\"{c}\""))
+            .unwrap_or_default()
+    }
+
     fn close_anchor(&mut self) {
+        self.flush_lines();
         if self.anchor.take().is_some() {
             self.markers.push_str("</svg>");
         }
@@ -376,16 +392,24 @@ impl DrawingBackend for ColumnSvg {
             Layer::Marks => {
                 p.flush_dots();
                 let mut d = String::with_capacity(pts.len() * 8);
-                for (i, (x, y)) in pts.iter().enumerate() {
-                    if i > 0 {
+                let mut last = None;
+                for (x, y) in &pts {
+                    // Points that fall on one pixel are written once.
+                    if last == Some((x, y)) {
+                        continue;
+                    }
+                    if last.is_some() {
                         d.push(' ');
                     }
+                    last = Some((x, y));
                     let _ = write!(d, "{},{}", x - f.left, y - f.top);
                 }
+                let class = p.class_attr();
                 let _ = writeln!(
                     p.marks,
-                    "<polyline points=\"{d}\" fill=\"none\" stroke=\"{}\"{} stroke-width=\"{}\" \
+                    "<polyline{} points=\"{d}\" fill=\"none\" stroke=\"{}\"{} stroke-width=\"{}\" \
                      stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/>",
+                    class,
                     hex(c),
                     opacity("stroke-opacity", c.alpha),
                     style.stroke_width()
@@ -425,13 +449,21 @@ impl DrawingBackend for ColumnSvg {
                 for (i, (x, y)) in pts.iter().enumerate() {
                     let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, x - cx, y);
                 }
-                let _ = write!(
-                    p.markers,
-                    "<path d=\"{d}\" stroke=\"{}\"{} stroke-width=\"{}\"/>",
+                let attrs = format!(
+                    "{} stroke=\"{}\"{} stroke-width=\"{}\"",
+                    p.class_attr(),
                     hex(c),
                     opacity("stroke-opacity", c.alpha),
                     style.stroke_width()
                 );
+                // Lines of one look around one centre are one path.
+                match &mut p.lines {
+                    Some((dd, a)) if *a == attrs => dd.push_str(&d),
+                    _ => {
+                        p.flush_lines();
+                        p.lines = Some((d, attrs));
+                    }
+                }
             }
         }
         Ok(())
@@ -485,6 +517,7 @@ impl DrawingBackend for ColumnSvg {
             Layer::Markers => {
                 let cx = (x0 + x1) / 2;
                 p.anchor_at(&f, cx);
+                p.flush_lines();
                 let _ = write!(
                     p.markers,
                     "<rect x=\"{}\" y=\"{y0}\" width=\"{}\" height=\"{}\" {paint}/>",
@@ -546,6 +579,7 @@ impl DrawingBackend for ColumnSvg {
             }
             Layer::Marks | Layer::Markers => {
                 p.anchor_at(&f, center.0);
+                p.flush_lines();
                 let paint = circle_paint(c, style.stroke_width(), fill);
                 let class = p
                     .class
@@ -580,6 +614,7 @@ impl DrawingBackend for ColumnSvg {
                     + pts.iter().map(|q| q.0).max().unwrap_or(0))
                     / 2;
                 p.anchor_at(&f, cx);
+                p.flush_lines();
                 (cx, 0)
             }
             Layer::Marks => {
@@ -595,8 +630,8 @@ impl DrawingBackend for ColumnSvg {
             }
             let _ = write!(d, "{},{}", x - dx, y - dy);
         }
-        let class = match (layer, p.class) {
-            (Layer::Markers, Some(c)) => format!(" class=\"{c}\""),
+        let class = match layer {
+            Layer::Markers | Layer::Marks => p.class_attr(),
             _ => String::new(),
         };
         let el = format!(

@@ -376,12 +376,14 @@ fn plot(
     for (s, line) in c.bands.iter().enumerate() {
         let color = c.series[s].1;
         if line.len() > 1 && line.iter().any(|l| l.3 > l.2) {
+            layers.class(Some("plot-band"));
             let forth = line.iter().map(|&(i, _, _, hi)| (at(i), hi));
             let back = line.iter().rev().map(|&(i, _, lo, _)| (at(i), lo));
             chart.draw_series(std::iter::once(Polygon::new(
                 forth.chain(back).collect::<Vec<_>>(),
                 color.mix(0.18).filled(),
             )))?;
+            layers.class(None);
         }
         if line.len() > 1 {
             chart.draw_series(LineSeries::new(
@@ -401,7 +403,7 @@ fn plot(
         }
         let (px, py) = chart.backend_coord(&(at(p.cat), p.value));
         if c.error_bars {
-            layers.class(Some("plot-point"));
+            layers.class(Some("plot-interval"));
             chart.draw_series(std::iter::once(ErrorBar::new_vertical(
                 at(p.cat),
                 p.low,
@@ -415,7 +417,7 @@ fn plot(
                 let (_, y_lo) = chart.backend_coord(&(at(p.cat), p.low));
                 let (_, y_hi) = chart.backend_coord(&(at(p.cat), p.high));
                 let style = color.stroke_width(2);
-                layers.class(None);
+                layers.class(Some("plot-noise"));
                 for path in [
                     vec![(px, y_hi), (px, y_lo)],
                     vec![(px - CAP, y_hi), (px + CAP, y_hi)],

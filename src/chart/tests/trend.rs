@@ -173,8 +173,18 @@ fn whiskers_have_caps_wider_than_their_dot() {
     let svg = trend(&fixture()).svg;
     // A whisker of ±0.06 is under a pixel; its caps, 14 px across, still
     // show beside its 6 px dot.
-    assert!(svg.contains("<path d=\"M-7 "), "{svg}");
-    assert!(svg.contains("L7 "), "{svg}");
+    assert!(svg.contains("<path class=\"plot-noise\""), "{svg}");
+    assert!(svg.contains("M-7 ") && svg.contains("L7 "), "{svg}");
+    assert_eq!(
+        svg.matches("class=\"plot-noise\"").count(),
+        12,
+        "one whisker a point"
+    );
+    assert_eq!(
+        svg.matches("<polygon class=\"plot-band\"").count(),
+        2,
+        "a band a series"
+    );
     assert!(svg.contains("<circle class=\"plot-point\" cy="), "{svg}");
     // Each point links to its run, and the flagged one is hollow.
     assert_eq!(svg.matches("<a href=\"/runs/").count(), 12);
@@ -190,12 +200,10 @@ fn accuracy_axis_ends_at_100_and_each_score_has_its_interval() {
         !svg.contains(">105</text>") && !svg.contains(">110</text>"),
         "{svg}"
     );
-    // plotters' error bars: a whisker and two caps, and a dot, per score.
-    assert_eq!(
-        svg.matches("<circle class=\"plot-point\"").count(),
-        6,
-        "{svg}"
-    );
-    assert_eq!(svg.matches("<path d=").count(), 18, "{svg}");
+    // plotters' error bars: a whisker and two caps (one path), and a dot,
+    // per score.
+    let dots = svg.matches("<circle class=\"plot-interval\"").count();
+    let bars = svg.matches("<path class=\"plot-interval\"").count();
+    assert_eq!((dots, bars), (6, 6), "{svg}");
     assert!(svg.contains("role=\"img\""));
 }
