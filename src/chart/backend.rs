@@ -108,9 +108,17 @@ impl std::fmt::Display for X {
         match *self {
             X::Px(v) => write!(f, "{v}"),
             X::Share(s) => {
-                let v = (s * 10000.0).round() / 100.0;
-                let v = if v == 0.0 { 0.0 } else { v };
-                write!(f, "{v}%")
+                // Hundredths of a percent, written as integers: a float's
+                // shortest digits cost far more, on every x written.
+                let n = (s * 10000.0).round() as i64;
+                let (whole, frac) = (n / 100, (n % 100).abs());
+                if frac == 0 {
+                    write!(f, "{whole}%")
+                } else if frac % 10 == 0 {
+                    write!(f, "{whole}.{}%", frac / 10)
+                } else {
+                    write!(f, "{whole}.{frac:02}%")
+                }
             }
         }
     }
@@ -241,21 +249,45 @@ impl ColumnSvg {
 
 /// A colour as SVG writes it: plotters' black is the page's colour
 /// (`currentColor`, light on a dark page), since a black mark could not be
-/// seen on a dark page anyway (the palette has none).
-fn hex(c: BackendColor) -> String {
-    if c.rgb == (0, 0, 0) {
-        return "currentColor".to_string();
+/// seen on a dark page anyway (the palette has none). Written straight
+/// into the output, without a string of its own.
+struct Hex(BackendColor);
+
+impl std::fmt::Display for Hex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (r, g, b) = self.0.rgb;
+        if (r, g, b) == (0, 0, 0) {
+            return f.write_str("currentColor");
+        }
+        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+        let mut out = [b'#'; 7];
+        for (i, v) in [r, g, b].into_iter().enumerate() {
+            out[1 + 2 * i] = DIGITS[usize::from(v >> 4)];
+            out[2 + 2 * i] = DIGITS[usize::from(v & 15)];
+        }
+        f.write_str(std::str::from_utf8(&out).unwrap_or("#808080"))
     }
-    format!("#{:02X}{:02X}{:02X}", c.rgb.0, c.rgb.1, c.rgb.2)
 }
 
-/// An opacity, where it is not 1.
-fn opacity(attr: &str, a: f64) -> String {
-    if a >= 1.0 {
-        String::new()
-    } else {
-        format!(" {attr}=\"{}\"", (a * 100.0).round() / 100.0)
+fn hex(c: BackendColor) -> Hex {
+    Hex(c)
+}
+
+/// An opacity attribute, where it is not 1.
+struct Opacity(&'static str, f64);
+
+impl std::fmt::Display for Opacity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.1 >= 1.0 {
+            Ok(())
+        } else {
+            write!(f, " {}=\"{}\"", self.0, (self.1 * 100.0).round() / 100.0)
+        }
     }
+}
+
+fn opacity(attr: &'static str, a: f64) -> Opacity {
+    Opacity(attr, a)
 }
 
 impl Parts {
@@ -484,15 +516,7 @@ impl DrawingBackend for ColumnSvg {
         let mut p = self.parts.0.borrow_mut();
         let (x0, x1) = (ul.0.min(br.0), ul.0.max(br.0));
         let (y0, y1) = (ul.1.min(br.1), ul.1.max(br.1));
-        let paint = if fill {
-            format!("fill=\"{}\"{}", hex(c), opacity("fill-opacity", c.alpha))
-        } else {
-            format!(
-                "fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"",
-                hex(c),
-                style.stroke_width()
-            )
-        };
+        let paint = Paint(c, style.stroke_width(), fill);
         match p.layer() {
             Layer::Keys | Layer::Chrome | Layer::Rules => {
                 let _ = writeln!(
@@ -659,8 +683,7 @@ impl DrawingBackend for ColumnSvg {
         }
         let f = self.frame;
         let size = style.size();
-        let lines: Vec<&str> = text.split('\n').collect();
-        let n = lines.len() as i32;
+        let n = text.matches('\n').count() as i32 + 1;
         let anchor = style.anchor();
         // plotters places a text by a corner or middle of its box; SVG by
         // its first baseline.
@@ -675,16 +698,11 @@ impl DrawingBackend for ColumnSvg {
             HPos::Right => " text-anchor=\"end\"",
         };
         let family = style.family();
-        let role = family.as_str();
-        let class = match role {
-            "" | "sans-serif" | super::backend::role::TICK => String::new(),
-            r => format!(" class=\"{r}\""),
+        let class = match family.as_str() {
+            "" | "sans-serif" | super::backend::role::TICK => None,
+            r => Some(r),
         };
-        let size_attr = if (size - super::layout::FONT).abs() < 0.01 {
-            String::new()
-        } else {
-            format!(" font-size=\"{size}\"")
-        };
+        let own_size = (size - super::layout::FONT).abs() >= 0.01;
         let mut p = self.parts.0.borrow_mut();
         // A legend's text is placed in px from the plot's left edge, as
         // its keys are.
@@ -695,25 +713,28 @@ impl DrawingBackend for ColumnSvg {
         };
         let y = pos.1;
         let b = &mut p.labels;
-        match (style.transform(), x) {
-            (FontTransform::Rotate270, X::Px(_)) => {
-                // Turned a quarter left: what runs down the text's box
-                // runs right on the page.
-                let _ = write!(
-                    b,
-                    "<text x=\"{x}\" y=\"{y}\"{text_anchor}{class}{size_attr} \
-                     transform=\"rotate(-90 {x} {y})\" dy=\"{first_baseline}\">"
-                );
-            }
-            _ => {
-                let _ = write!(
-                    b,
-                    "<text x=\"{x}\" y=\"{}\"{text_anchor}{class}{size_attr}>",
-                    y + first_baseline
-                );
-            }
+        let turned = matches!((style.transform(), x), (FontTransform::Rotate270, X::Px(_)));
+        let baseline = if turned { y } else { y + first_baseline };
+        let _ = write!(b, "<text x=\"{x}\" y=\"{baseline}\"");
+        b.push_str(text_anchor);
+        if let Some(c) = class {
+            b.push_str(" class=\"");
+            b.push_str(c);
+            b.push('"');
         }
-        for (i, line) in lines.iter().enumerate() {
+        if own_size {
+            let _ = write!(b, " font-size=\"{size}\"");
+        }
+        if turned {
+            // Turned a quarter left: what runs down the text's box runs
+            // right on the page.
+            let _ = write!(
+                b,
+                " transform=\"rotate(-90 {x} {y})\" dy=\"{first_baseline}\""
+            );
+        }
+        b.push('>');
+        for (i, line) in text.split('\n').enumerate() {
             if i == 0 {
                 b.push_str(&escape_html(line));
             } else {
@@ -746,14 +767,25 @@ impl DrawingBackend for ColumnSvg {
     }
 }
 
-fn circle_paint(c: BackendColor, stroke: u32, fill: bool) -> String {
-    if fill {
-        format!("fill=\"{}\"{}", hex(c), opacity("fill-opacity", c.alpha))
-    } else {
-        format!(
-            "fill=\"none\" stroke=\"{}\"{} stroke-width=\"{stroke}\"",
-            hex(c),
-            opacity("stroke-opacity", c.alpha)
-        )
+fn circle_paint(c: BackendColor, stroke: u32, fill: bool) -> Paint {
+    Paint(c, stroke, fill)
+}
+
+/// How a shape is painted: filled with its colour, or outlined with it.
+struct Paint(BackendColor, u32, bool);
+
+impl std::fmt::Display for Paint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Paint(c, stroke, fill) = *self;
+        if fill {
+            write!(f, "fill=\"{}\"{}", hex(c), opacity("fill-opacity", c.alpha))
+        } else {
+            write!(
+                f,
+                "fill=\"none\" stroke=\"{}\"{} stroke-width=\"{stroke}\"",
+                hex(c),
+                opacity("stroke-opacity", c.alpha)
+            )
+        }
     }
 }

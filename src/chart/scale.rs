@@ -186,11 +186,16 @@ pub(super) fn linear_axis(lo: f64, hi: f64, target: usize) -> Axis {
     };
     // The step as a round decimal (plotters' values carry float noise).
     let k = step.log10().floor() as i32;
-    let step = [1u32, 2, 5, 10]
-        .iter()
-        .map(|&m| decimal(m, k))
-        .min_by(|a, b| (a - step).abs().total_cmp(&(b - step).abs()))
-        .unwrap_or(step);
+    let ratio = step / 10f64.powi(k);
+    let m = [1u32, 2, 5, 10]
+        .into_iter()
+        .min_by(|a, b| {
+            (f64::from(*a) - ratio)
+                .abs()
+                .total_cmp(&(f64::from(*b) - ratio).abs())
+        })
+        .unwrap_or(1);
+    let step = decimal(m, k);
     let i0 = (lo / step + 1e-9).floor() as i64;
     let i1 = (hi / step - 1e-9).ceil() as i64;
     let values: Vec<f64> = (i0..=i1).map(|i| i as f64 * step).collect();
