@@ -604,16 +604,25 @@ impl DrawingBackend for ColumnSvg {
             Layer::Marks | Layer::Markers => {
                 p.anchor_at(&f, center.0);
                 p.flush_lines();
-                let paint = circle_paint(c, style.stroke_width(), fill);
-                let class = p
-                    .class
-                    .map(|c| format!(" class=\"{c}\""))
-                    .unwrap_or_default();
+                let class = p.class_attr();
                 let _ = write!(
                     p.markers,
-                    "<circle{class} cy=\"{}\" r=\"{radius}\" {paint}/>",
+                    "<circle{class} cy=\"{}\" r=\"{radius}\" ",
                     center.1
                 );
+                if fill {
+                    let _ = write!(p.markers, "{}/>", Paint(c, style.stroke_width(), true));
+                } else {
+                    // A hollow point is a link too: its inside takes the
+                    // pointer (`transparent`, not `none`).
+                    let _ = write!(
+                        p.markers,
+                        "fill=\"transparent\" stroke=\"{}\"{} stroke-width=\"{}\"/>",
+                        hex(c),
+                        opacity("stroke-opacity", c.alpha),
+                        style.stroke_width()
+                    );
+                }
             }
         }
         Ok(())
