@@ -105,22 +105,46 @@ enum X {
 
 impl std::fmt::Display for X {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            X::Px(v) => write!(f, "{v}"),
-            X::Share(s) => {
-                // Hundredths of a percent, written as integers: a float's
-                // shortest digits cost far more, on every x written.
-                let n = (s * 10000.0).round() as i64;
-                let (whole, frac) = (n / 100, (n % 100).abs());
-                if frac == 0 {
-                    write!(f, "{whole}%")
-                } else if frac % 10 == 0 {
-                    write!(f, "{whole}.{}%", frac / 10)
+        // Written digit by digit into a buffer of its own: `write!` with
+        // its arguments costs several times as much, on every x written.
+        let mut buf = [0u8; 24];
+        let mut at = buf.len();
+        let mut put = |b: u8| {
+            at -= 1;
+            buf[at] = b;
+        };
+        let (n, share) = match *self {
+            X::Px(v) => (i64::from(v), false),
+            // Hundredths of a percent.
+            X::Share(s) => ((s * 10000.0).round() as i64, true),
+        };
+        let neg = n < 0;
+        let mut m = n.unsigned_abs();
+        if share {
+            put(b'%');
+            let frac = m % 100;
+            m /= 100;
+            if frac != 0 {
+                if frac % 10 == 0 {
+                    put(b'0' + (frac / 10) as u8);
                 } else {
-                    write!(f, "{whole}.{frac:02}%")
+                    put(b'0' + (frac % 10) as u8);
+                    put(b'0' + (frac / 10) as u8);
                 }
+                put(b'.');
             }
         }
+        loop {
+            put(b'0' + (m % 10) as u8);
+            m /= 10;
+            if m == 0 {
+                break;
+            }
+        }
+        if neg {
+            put(b'-');
+        }
+        f.write_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"))
     }
 }
 
@@ -405,21 +429,21 @@ impl DrawingBackend for ColumnSvg {
             Layer::Chrome | Layer::Rules => {
                 // Straight lines of the mesh, across or along the plot.
                 let (a, b) = (pts[0], pts[pts.len() - 1]);
-                let line = format!(
-                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n",
+                let out = if p.layer() == Layer::Rules {
+                    &mut p.rules
+                } else if c.alpha < 1.0 {
+                    &mut p.grid
+                } else {
+                    &mut p.axes
+                };
+                let _ = writeln!(
+                    out,
+                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
                     f.x(a.0),
                     a.1,
                     f.x(b.0),
                     b.1
                 );
-                let layer = p.layer();
-                if layer == Layer::Rules {
-                    p.rules.push_str(&line);
-                } else if c.alpha < 1.0 {
-                    p.grid.push_str(&line);
-                } else {
-                    p.axes.push_str(&line);
-                }
             }
             Layer::Marks => {
                 p.flush_dots();
@@ -745,13 +769,11 @@ impl DrawingBackend for ColumnSvg {
         b.push('>');
         for (i, line) in text.split('\n').enumerate() {
             if i == 0 {
-                b.push_str(&escape_html(line));
+                push_escaped(b, line);
             } else {
-                let _ = write!(
-                    b,
-                    "<tspan x=\"{x}\" dy=\"{LINE_H}\">{}</tspan>",
-                    escape_html(line)
-                );
+                let _ = write!(b, "<tspan x=\"{x}\" dy=\"{LINE_H}\">");
+                push_escaped(b, line);
+                b.push_str("</tspan>");
             }
         }
         b.push_str("</text>\n");
@@ -773,6 +795,18 @@ impl DrawingBackend for ColumnSvg {
             w.ceil() as u32,
             size.ceil() as u32 + (lines - 1) * LINE_H as u32,
         ))
+    }
+}
+
+/// `s`, escaped for XML where it has to be (most labels are digits and
+/// letters, and are copied as they are).
+fn push_escaped(b: &mut String, s: &str) {
+    if s.bytes()
+        .any(|c| matches!(c, b'&' | b'<' | b'>' | b'"' | b'\''))
+    {
+        b.push_str(&escape_html(s));
+    } else {
+        b.push_str(s);
     }
 }
 
