@@ -105,47 +105,62 @@ enum X {
 
 impl std::fmt::Display for X {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Written digit by digit into a buffer of its own: `write!` with
-        // its arguments costs several times as much, on every x written.
-        let mut buf = [0u8; 24];
-        let mut at = buf.len();
-        let mut put = |b: u8| {
-            at -= 1;
-            buf[at] = b;
-        };
-        let (n, share) = match *self {
-            X::Px(v) => (i64::from(v), false),
-            // Hundredths of a percent.
-            X::Share(s) => ((s * 10000.0).round() as i64, true),
-        };
-        let neg = n < 0;
-        let mut m = n.unsigned_abs();
-        if share {
-            put(b'%');
-            let frac = m % 100;
-            m /= 100;
-            if frac != 0 {
-                if frac % 10 == 0 {
-                    put(b'0' + (frac / 10) as u8);
-                } else {
-                    put(b'0' + (frac % 10) as u8);
-                    put(b'0' + (frac / 10) as u8);
-                }
-                put(b'.');
-            }
-        }
-        loop {
-            put(b'0' + (m % 10) as u8);
-            m /= 10;
-            if m == 0 {
-                break;
-            }
-        }
-        if neg {
-            put(b'-');
-        }
-        f.write_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"))
+        let mut s = String::with_capacity(8);
+        push_x(&mut s, *self);
+        f.write_str(&s)
     }
+}
+
+/// Pushes `v`'s digits. The drawing writes tens of numbers an element, and
+/// `write!` costs several times as much a number as this.
+pub(super) fn push_int(b: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut m = v.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        b.push('-');
+    }
+    b.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
+/// Pushes an x: px, or a share of the width as a percentage to the
+/// hundredth (`37.5%`).
+fn push_x(b: &mut String, x: X) {
+    match x {
+        X::Px(v) => push_int(b, i64::from(v)),
+        X::Share(s) => {
+            let n = (s * 10000.0).round() as i64;
+            if n < 0 {
+                b.push('-');
+            }
+            let m = n.abs();
+            push_int(b, m / 100);
+            let frac = m % 100;
+            if frac != 0 {
+                b.push('.');
+                b.push(char::from(b'0' + (frac / 10) as u8));
+                if frac % 10 != 0 {
+                    b.push(char::from(b'0' + (frac % 10) as u8));
+                }
+            }
+            b.push('%');
+        }
+    }
+}
+
+/// Pushes a point: `x,y` (or `x y`, with `sep` a space).
+fn push_pair(b: &mut String, x: i32, y: i32, sep: char) {
+    push_int(b, i64::from(x));
+    b.push(sep);
+    push_int(b, i64::from(y));
 }
 
 impl Frame {
@@ -436,14 +451,15 @@ impl DrawingBackend for ColumnSvg {
                 } else {
                     &mut p.axes
                 };
-                let _ = writeln!(
-                    out,
-                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-                    f.x(a.0),
-                    a.1,
-                    f.x(b.0),
-                    b.1
-                );
+                out.push_str("<line x1=\"");
+                push_x(out, f.x(a.0));
+                out.push_str("\" y1=\"");
+                push_int(out, i64::from(a.1));
+                out.push_str("\" x2=\"");
+                push_x(out, f.x(b.0));
+                out.push_str("\" y2=\"");
+                push_int(out, i64::from(b.1));
+                out.push_str("\"/>\n");
             }
             Layer::Marks => {
                 p.flush_dots();
@@ -458,7 +474,7 @@ impl DrawingBackend for ColumnSvg {
                         d.push(' ');
                     }
                     last = Some((x, y));
-                    let _ = write!(d, "{},{}", x - f.left, y - f.top);
+                    push_pair(&mut d, x - f.left, y - f.top, ',');
                 }
                 let class = p.class_attr();
                 let _ = writeln!(
@@ -543,24 +559,17 @@ impl DrawingBackend for ColumnSvg {
         let paint = Paint(c, style.stroke_width(), fill);
         match p.layer() {
             Layer::Keys | Layer::Chrome | Layer::Rules => {
-                let _ = writeln!(
-                    p.keys,
-                    "<rect x=\"{}\" y=\"{y0}\" width=\"{}\" height=\"{}\" {paint}/>",
-                    x0 - f.left,
-                    x1 - x0,
-                    y1 - y0
-                );
+                push_rect(&mut p.keys, (x0 - f.left, y0, x1 - x0, y1 - y0), paint);
+                p.keys.push('\n');
             }
             Layer::Marks => {
                 p.flush_dots();
-                let _ = writeln!(
-                    p.marks,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {paint}/>",
-                    x0 - f.left,
-                    y0 - f.top,
-                    x1 - x0,
-                    y1 - y0
+                push_rect(
+                    &mut p.marks,
+                    (x0 - f.left, y0 - f.top, x1 - x0, y1 - y0),
+                    paint,
                 );
+                p.marks.push('\n');
             }
             Layer::Markers => {
                 let cx = (x0 + x1) / 2;
@@ -604,7 +613,9 @@ impl DrawingBackend for ColumnSvg {
                 let size = radius * 2;
                 match &mut p.dots {
                     Some((d, s, a)) if *s == size && *a == attrs => {
-                        let _ = write!(d, "M{} {}h0", center.0 - f.left, center.1 - f.top);
+                        d.push('M');
+                        push_pair(d, center.0 - f.left, center.1 - f.top, ' ');
+                        d.push_str("h0");
                     }
                     _ => {
                         p.flush_dots();
@@ -685,7 +696,7 @@ impl DrawingBackend for ColumnSvg {
             if i > 0 {
                 d.push(' ');
             }
-            let _ = write!(d, "{},{}", x - dx, y - dy);
+            push_pair(&mut d, x - dx, y - dy, ',');
         }
         let class = match layer {
             Layer::Markers | Layer::Marks => p.class_attr(),
@@ -748,7 +759,11 @@ impl DrawingBackend for ColumnSvg {
         let b = &mut p.labels;
         let turned = matches!((style.transform(), x), (FontTransform::Rotate270, X::Px(_)));
         let baseline = if turned { y } else { y + first_baseline };
-        let _ = write!(b, "<text x=\"{x}\" y=\"{baseline}\"");
+        b.push_str("<text x=\"");
+        push_x(b, x);
+        b.push_str("\" y=\"");
+        push_int(b, i64::from(baseline));
+        b.push('"');
         b.push_str(text_anchor);
         if let Some(c) = class {
             b.push_str(" class=\"");
@@ -807,6 +822,26 @@ fn push_escaped(b: &mut String, s: &str) {
         b.push_str(&escape_html(s));
     } else {
         b.push_str(s);
+    }
+}
+
+/// `<rect x y width height paint/>`.
+fn push_rect(b: &mut String, (x, y, w, h): (i32, i32, i32, i32), paint: Paint) {
+    b.push_str("<rect x=\"");
+    push_int(b, i64::from(x));
+    b.push_str("\" y=\"");
+    push_int(b, i64::from(y));
+    b.push_str("\" width=\"");
+    push_int(b, i64::from(w));
+    b.push_str("\" height=\"");
+    push_int(b, i64::from(h));
+    b.push_str("\" ");
+    if paint.2 && paint.0.alpha >= 1.0 {
+        b.push_str("fill=\"");
+        let _ = write!(b, "{}", hex(paint.0));
+        b.push_str("\"/>");
+    } else {
+        let _ = write!(b, "{paint}/>");
     }
 }
 
