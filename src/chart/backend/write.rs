@@ -84,17 +84,24 @@ pub(super) struct Hex(BackendColor);
 
 impl std::fmt::Display for Hex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (r, g, b) = self.0.rgb;
-        if (r, g, b) == (0, 0, 0) {
-            return f.write_str("currentColor");
-        }
-        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-        let mut out = [b'#'; 7];
-        for (i, v) in [r, g, b].into_iter().enumerate() {
-            out[1 + 2 * i] = DIGITS[usize::from(v >> 4)];
-            out[2 + 2 * i] = DIGITS[usize::from(v & 15)];
-        }
-        f.write_str(std::str::from_utf8(&out).unwrap_or("#808080"))
+        let mut s = String::with_capacity(12);
+        push_hex(&mut s, self.0);
+        f.write_str(&s)
+    }
+}
+
+/// Pushes a colour: `#RRGGBB`, or `currentColor` for black.
+pub(super) fn push_hex(b: &mut String, c: BackendColor) {
+    let (r, g, bl) = c.rgb;
+    if (r, g, bl) == (0, 0, 0) {
+        b.push_str("currentColor");
+        return;
+    }
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    b.push('#');
+    for v in [r, g, bl] {
+        b.push(char::from(DIGITS[usize::from(v >> 4)]));
+        b.push(char::from(DIGITS[usize::from(v & 15)]));
     }
 }
 
@@ -144,7 +151,7 @@ pub(super) fn push_rect(b: &mut String, (x, y, w, h): (i32, i32, i32, i32), pain
     b.push_str("\" ");
     if paint.2 && paint.0.alpha >= 1.0 {
         b.push_str("fill=\"");
-        let _ = write!(b, "{}", hex(paint.0));
+        push_hex(b, paint.0);
         b.push_str("\"/>");
     } else {
         let _ = write!(b, "{paint}/>");
