@@ -12,7 +12,9 @@ mod compared;
 mod trends;
 
 pub use compared::{Compared, VersionChange, VersionRuns};
-pub use trends::{ChangeRef, Followed, Picked, SelectError, Selection, Trends, LATEST_CHANGES};
+pub use trends::{
+    regression_into, ChangeRef, Followed, Picked, SelectError, Selection, Trends, LATEST_CHANGES,
+};
 
 use crate::checks::{Outcome, Verdict};
 use crate::record::*;

@@ -515,6 +515,24 @@ fn the_site_has_a_page_per_workload_its_csv_and_workloads_json() {
         // The ± band of the versions and a whisker per point.
         assert!(html.contains("<polygon class=\"plot-band\""), "{slug}");
         assert_eq!(html.matches("class=\"plot-noise\"").count(), 12, "{slug}");
+        // Each regression its table lists is marked in its chart, by a
+        // triangle and the same change in words (tg128's 8577: −2.5%).
+        let words = |after: &str, end: char| -> Vec<String> {
+            html.match_indices(after)
+                .map(|(i, m)| html[i + m.len()..].split(end).next().unwrap().to_string())
+                .collect()
+        };
+        let table_says = words("trend-change change-regression\">", ' ');
+        let chart_says = words("class=\"plot-marker-label\">", '<');
+        assert_eq!(chart_says, table_says, "{slug}");
+        assert_eq!(
+            html.matches("plot-point plot-regression").count(),
+            table_says.len(),
+            "{slug}"
+        );
+        if test == "tg128" {
+            assert_eq!(chart_says, ["−2.5%"], "{slug}");
+        }
         // Every build a row, in version order, linked to its run.
         let mut at = 0;
         for rep in &reports {

@@ -1,15 +1,18 @@
-//! Layout: plans the picture around its labels. Takes the chart input and
-//! its [`Data`]; picks both axes, wraps or rotates category labels, flows
-//! the legend into rows and sizes the margins, and hands drawing a [`Plan`]
-//! of where everything goes.
+//! Layout: plans the picture around its labels, which plotters leaves to
+//! its caller (its label areas and margins are sizes it is given). Takes
+//! the chart input and its [`Data`]; picks both axes (their ticks are
+//! plotters' key points, see `scale.rs`), wraps or turns category labels,
+//! flows the legend into rows and sizes the margins and label areas, and
+//! hands drawing a [`Plan`] for plotters' `ChartBuilder`.
 //!
 //! A chart is drawn at one pixel a unit, as wide as its column: its
 //! heights and margins are pixels, and what runs along the x axis is
-//! placed by its share of the plot's width (see `svg.rs`). So its text is
-//! always shown at the size it was measured for, and the plan only has to
-//! fit the narrowest width the drawing takes, [`DESIGN_WIDTH`] (a phone's
-//! screen): every label that fits there fits any wider column too.
+//! placed by its share of the plot's width (see `backend.rs`). So its text
+//! is always shown at the size it was measured for, and the plan only has
+//! to fit the narrowest width the drawing takes, [`DESIGN_WIDTH`] (a
+//! phone's screen): every label that fits there fits any wider column too.
 
+pub(super) use super::backend::LINE_H;
 use super::data::{Data, Values};
 use super::scale::{decimal, linear_axis, log_axis, min_tick_gap, Axis};
 use super::text::{one_line, text_width, wrap};
@@ -21,7 +24,6 @@ pub(super) const VALUE_FONT: f64 = 11.0;
 /// The smallest text a chart writes, in px as shown: an axis title too
 /// long for its axis is set down to this size, then wrapped.
 pub(super) const MIN_FONT: f64 = 11.0;
-pub(super) const LINE_H: i32 = 14;
 /// The narrowest a chart is laid out for, margins included: a phone of 360
 /// px, whose column a chart fills edge to edge (less 4 px a side). Below
 /// it, the drawing keeps this width and its box scrolls sideways.
@@ -32,17 +34,15 @@ const NARROW_WIDTH: i32 = 480;
 /// The most bars a chart shown at most [`NARROW_WIDTH`] has.
 const NARROW_BARS: usize = 4;
 pub(super) const PLOT_HEIGHT: i32 = 300;
-/// The plot's own units across, which the data marks are drawn in: the
-/// plot is stretched across its column's width (see `svg.rs`).
-pub(super) const PLOT_UNITS: f64 = 1000.0;
 const LEGEND_ROW: i32 = 20;
 /// Share of a category slot that its bars fill.
 pub(super) const GROUP_WIDTH: f64 = 0.8;
 
 /// How category labels are set.
 pub(super) enum CatLabels {
-    /// Horizontal, each label one or two lines.
-    Flat(Vec<Vec<String>>),
+    /// Horizontal, each label one or two lines: the mesh writes them, as
+    /// the x axis's tick labels.
+    Flat,
     /// Rotated 45°, each label one or more lines.
     Rotated(Vec<Vec<String>>),
 }
@@ -63,7 +63,7 @@ pub(super) struct Title {
 
 /// Where everything goes, plus the axes. Heights and the margins beside
 /// the plot are in px; what runs along the x axis is placed by its share
-/// of the plot's width (see [`Plan::fx`]).
+/// of the plot's width (see `backend.rs`).
 pub(super) struct Plan {
     /// The narrowest the drawing is shown, margins included: below it,
     /// its box scrolls sideways.
@@ -84,10 +84,6 @@ pub(super) struct Plan {
     pub(super) value_labels: bool,
     pub(super) x_title: Title,
     pub(super) y_title: Title,
-    /// Where the y title's first baseline runs, from the plot's left edge:
-    /// beside the tick labels (it is turned a quarter left, its later
-    /// lines to the right of the first).
-    pub(super) y_title_x: i32,
 }
 
 impl Plan {
@@ -118,7 +114,6 @@ impl Plan {
         match &data.values {
             Values::Bars { cats, lanes, bars } => {
                 let n = cats.len().max(1);
-                x.hi = n as f64;
                 let slot = |width: i32, left: i32| f64::from(width - left - right) / n as f64;
                 let avail = slot(min_width, left) - 8.0;
                 let flat: Option<Vec<Vec<String>>> = cats
@@ -129,7 +124,8 @@ impl Plan {
                     Some(labels) => {
                         let lines = labels.iter().map(Vec::len).max().unwrap_or(1) as i32;
                         label_block = lines * LINE_H;
-                        cat_labels = Some(CatLabels::Flat(labels));
+                        x = Axis::categories(n, |i| labels[i].join("\n"));
+                        cat_labels = Some(CatLabels::Flat);
                     }
                     None => {
                         // Rotated labels: one line each, unless very long.
@@ -169,6 +165,7 @@ impl Plan {
                             min_width = left + right + (need * n as f64).ceil() as i32;
                         }
                         label_block = reach.ceil() as i32;
+                        x = Axis::categories(n, |_| String::new());
                         cat_labels = Some(CatLabels::Rotated(labels));
                     }
                 }
@@ -273,27 +270,7 @@ impl Plan {
             value_labels,
             x_title,
             y_title,
-            y_title_x: -(y_labels_w + 13) - (y_block - LINE_H),
         }
-    }
-
-    /// Where `v` falls along the x axis, as a share of the plot's width.
-    pub(super) fn fx(&self, v: f64) -> f64 {
-        share(&self.x, v)
-    }
-
-    /// Where `v` falls on the y axis, in px from the plot's top.
-    pub(super) fn py(&self, v: f64) -> f64 {
-        (1.0 - share(&self.y, v)) * f64::from(PLOT_HEIGHT)
-    }
-}
-
-/// Where `v` falls on `axis`, from 0 (its low end) to 1 (its high end).
-fn share(axis: &Axis, v: f64) -> f64 {
-    if axis.log {
-        (v.ln() - axis.lo.ln()) / (axis.hi.ln() - axis.lo.ln())
-    } else {
-        (v - axis.lo) / (axis.hi - axis.lo)
     }
 }
 

@@ -14,30 +14,35 @@
 //! 1. The table's cells are read into series (bars or points). A series named
 //!    after an engine takes the engine's colour; others take colours from a
 //!    colour-blind-safe palette (Okabe-Ito), in order of first appearance.
-//! 2. Axes get round ticks (1, 2, 2.5, 5 × 10^k, or powers of ten on a
-//!    logarithmic axis), bar value axes start at zero, a percentage axis
-//!    ends at 100% unless a value goes over it, and the layout is sized
-//!    around the labels for the narrowest width a chart is shown at (a
-//!    phone's, 350 px): long category labels wrap onto two lines or are
-//!    rotated, x ticks are as many as fit there, and the picture grows
-//!    (its box scrolls) rather than cutting or overlapping them.
-//! 3. The SVG is written by hand, at one pixel a unit and as wide as its
-//!    column, so its text is always shown at the size it was laid out for
-//!    (12 px, values over bars 11 px, never below 11 px): the plot is
-//!    stretched across the column and what runs along the x axis is placed
-//!    by its share of the plot's width (see `svg.rs`). Text is measured
-//!    here (with a width table for a typical sans-serif face, no font
-//!    files) and written as plain `<text>` elements without a font family:
-//!    the page's font applies.
+//! 2. Axes get round ticks (plotters' key points: 1, 2 or 5 × 10^k, or
+//!    powers of ten on a logarithmic axis), bar value axes start at zero, a
+//!    percentage axis ends at 100% unless a value goes over it, and the
+//!    layout is sized around the labels for the narrowest width a chart is
+//!    shown at (a phone's, 350 px): long category labels wrap onto two
+//!    lines or are turned, x ticks are as many as fit there, and the
+//!    picture grows (its box scrolls) rather than cutting or overlapping
+//!    them.
+//! 3. plotters draws it: a `ChartBuilder` over the plan's margins and label
+//!    areas, its mesh, and plotters' series and elements for the data, on
+//!    [`backend::ColumnSvg`], a `DrawingBackend` of ours that writes the
+//!    SVG at one pixel a unit and as wide as its column, so its text is
+//!    always shown at the size it was laid out for (12 px, values over bars
+//!    11 px, never below 11 px): the plot is stretched across the column
+//!    and what runs along the x axis is placed by its share of the plot's
+//!    width. Text is measured with a width table for a typical sans-serif
+//!    face (no font files) and written without a font family: the page's
+//!    font applies.
 //!
 //! One file per step: `data` reads the table into series, `scale` picks the
-//! axes' round ticks and writes their labels, `text` measures and wraps
-//! text, `layout` plans the picture around its labels, `svg` draws it, and
-//! `summary` says the data in one line of plain text. This file holds the
-//! public API and runs the steps. `trend` draws a workload's metric
-//! against engine version (its points linked to their runs, their noise
-//! as whiskers, flagged points hollow) with the same scales, text and
-//! drawing.
+//! axes' ticks and writes their labels, `text` measures and wraps text,
+//! `layout` plans the picture around its labels, `draw` draws it with
+//! plotters onto `backend`, and `summary` says the data in one line of
+//! plain text. This file holds the public API and runs the steps. `trend`
+//! draws a workload's metric against engine version (its points linked to
+//! their runs, their noise as whiskers, flagged points hollow, a
+//! regression the site's model found marked), and `interval` an accuracy
+//! chart (scores with their 95% intervals over versions or settings), both
+//! with the same scales, text, plotters types and backend.
 //!
 //! The SVG follows the page's theme: text, axes and ticks use `currentColor`,
 //! grid lines use `currentColor` at low opacity, and there is no background.
@@ -48,33 +53,38 @@
 //! most); a page gives it its column's width. Hooks for CSS, none of which
 //! the page must define: the root's `plot plot-<kind>`, the nested
 //! `plot-area`, and the groups `plot-grid`, `plot-marks`, `plot-axes`,
-//! `plot-rules`, `plot-keys` (the legend's swatches) and `plot-labels`,
-//! whose texts may carry `plot-value`, `plot-axis-title`, `plot-rule` or
-//! `plot-legend`.
+//! `plot-rules`, `plot-keys` (the legend's swatches), `plot-points` (a
+//! trend's or accuracy chart's points: `plot-point`, `plot-flagged`,
+//! `plot-regression`) and `plot-labels`, whose texts may carry
+//! `plot-value`, `plot-axis-title`, `plot-rule`, `plot-legend` or
+//! `plot-marker-label`.
 //!
 //! The root has `role="img"` and `aria-labelledby` pointing at its `<title>`
 //! and `<desc>`, whose ids derive from the chart id and a hash of the input,
 //! so several charts can sit on one page. Output bytes depend only on input.
 
+mod backend;
 mod cdf;
 mod data;
+mod draw;
+mod interval;
 mod layout;
 mod scale;
 mod summary;
-mod svg;
 #[cfg(test)]
 mod tests;
 mod text;
 mod trend;
 
+pub use interval::{interval, IntervalChart, IntervalPoint, IntervalSeries};
 pub use trend::{series_colors, trend, TrendChart, TrendPoint, TrendSeries};
 
 use crate::record::{ChartSpec, Table};
 use data::Data;
+use draw::draw;
 use layout::Plan;
 use std::collections::BTreeMap;
 use summary::summarize;
-use svg::draw;
 
 /// What [`render`] needs: a chart spec, its table, and the site's engines.
 pub struct ChartInput<'a> {

@@ -1,14 +1,105 @@
-//! Scales: round ticks and their labels. Takes the range of the values on
-//! an axis (and, for a logarithmic axis, a test of whether ticks crowd);
-//! hands layout an [`Axis`] with its snapped range and labelled ticks, and
-//! the gap between neighbouring ticks at a given length.
+//! Scales: an axis's range, its ticks and their labels, and the
+//! coordinate plotters draws it in. The ticks are plotters' own key points
+//! (round steps of 1, 2 and 5 × 10^k on a linear axis, powers of ten on a
+//! logarithmic one), asked for with as many as fit; the range is snapped
+//! outward to the linear step, so that an axis ends on a labelled tick;
+//! the labels are written here (thousands separated, one number of
+//! decimals per axis, a minus sign), which plotters' own formatting does
+//! not do. [`Coord`] is the plotters [`Ranged`] coordinate of an axis,
+//! linear, logarithmic or of categories (ticks at the middle of each
+//! slot), whose key points are exactly the labelled ticks.
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::{IntoLogRange, LogCoord};
+use std::ops::Range;
 
 /// An axis: its range, whether it is logarithmic, and its labelled ticks.
+#[derive(Clone, Debug)]
 pub(super) struct Axis {
     pub(super) lo: f64,
     pub(super) hi: f64,
     pub(super) log: bool,
     pub(super) ticks: Vec<(f64, String)>,
+}
+
+impl Axis {
+    /// `n` categories, each a slot of width 1, ticks at their middles.
+    pub(super) fn categories(n: usize, labels: impl Fn(usize) -> String) -> Axis {
+        let n = n.max(1);
+        Axis {
+            lo: 0.0,
+            hi: n as f64,
+            log: false,
+            ticks: (0..n).map(|i| (i as f64 + 0.5, labels(i))).collect(),
+        }
+    }
+
+    /// The coordinate plotters draws this axis in.
+    pub(super) fn coord(&self) -> Coord {
+        Coord {
+            lo: self.lo,
+            hi: self.hi,
+            log: self.log,
+            ticks: self.ticks.iter().map(|t| t.0).collect(),
+        }
+    }
+
+    /// The label of the tick at `v`, as the mesh writes it.
+    pub(super) fn label(&self, v: f64) -> String {
+        self.ticks
+            .iter()
+            .find(|t| t.0 == v)
+            .map(|t| t.1.clone())
+            .unwrap_or_default()
+    }
+
+    /// Where `v` falls, from 0 (the low end) to 1 (the high end).
+    pub(super) fn share(&self, v: f64) -> f64 {
+        if self.log {
+            (v.ln() - self.lo.ln()) / (self.hi.ln() - self.lo.ln())
+        } else {
+            (v - self.lo) / (self.hi - self.lo)
+        }
+    }
+}
+
+/// An axis as plotters draws it: linear or logarithmic over `lo..hi`,
+/// its key points the axis's ticks.
+#[derive(Clone, Debug)]
+pub(super) struct Coord {
+    lo: f64,
+    hi: f64,
+    log: bool,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for Coord {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let share = if self.log {
+            (value.ln() - self.lo.ln()) / (self.hi.ln() - self.lo.ln())
+        } else {
+            (value - self.lo) / (self.hi - self.lo)
+        };
+        let share = if share.is_finite() { share } else { 0.0 };
+        (f64::from(limit.0) + share * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The labelled ticks are the bold key points; light lines (the
+        // mesh's finer grid) are not drawn.
+        if hint.weight().allow_light_points() && hint.max_num_points() > self.ticks.len() {
+            return Vec::new();
+        }
+        self.ticks.clone()
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.lo..self.hi
+    }
 }
 
 /// `m × 10^k` exactly as a decimal literal would give it.
@@ -76,8 +167,9 @@ pub(super) fn scientific(v: f64) -> String {
     format!("{}e{e}", fixed(m, 2))
 }
 
-/// Picks a round step (1, 2, 2.5 or 5 × 10^k) giving about `target` intervals
-/// over `lo..hi` and snaps the range outward to it.
+/// A linear axis over `lo..hi` with about `target` intervals: plotters'
+/// key points for at most `target + 1` ticks give the step, and the
+/// range is snapped outward to it.
 pub(super) fn linear_axis(lo: f64, hi: f64, target: usize) -> Axis {
     let (lo, hi) = if hi > lo {
         (lo, hi)
@@ -87,13 +179,23 @@ pub(super) fn linear_axis(lo: f64, hi: f64, target: usize) -> Axis {
         let d = lo.abs() * 0.1;
         (lo - d, hi + d)
     };
-    let raw = (hi - lo) / target.max(1) as f64;
-    let k = raw.log10().floor() as i32;
-    let step = [(1, 0), (2, 0), (25, -1), (5, 0), (1, 1)]
-        .iter()
-        .map(|&(m, dk)| decimal(m, k + dk))
-        .find(|&s| s >= raw * (1.0 - 1e-9))
-        .unwrap_or_else(|| decimal(1, k + 1));
+    let keys = RangedCoordf64::from(lo..hi).key_points(target.max(1) + 1);
+    let step = match keys.as_slice() {
+        [a, b, ..] => b - a,
+        _ => (hi - lo) / target.max(1) as f64,
+    };
+    // The step as a round decimal (plotters' values carry float noise).
+    let k = step.log10().floor() as i32;
+    let ratio = step / 10f64.powi(k);
+    let m = [1u32, 2, 5, 10]
+        .into_iter()
+        .min_by(|a, b| {
+            (f64::from(*a) - ratio)
+                .abs()
+                .total_cmp(&(f64::from(*b) - ratio).abs())
+        })
+        .unwrap_or(1);
+    let step = decimal(m, k);
     let i0 = (lo / step + 1e-9).floor() as i64;
     let i1 = (hi / step - 1e-9).ceil() as i64;
     let values: Vec<f64> = (i0..=i1).map(|i| i as f64 * step).collect();
@@ -106,77 +208,74 @@ pub(super) fn linear_axis(lo: f64, hi: f64, target: usize) -> Axis {
     }
 }
 
-/// A logarithmic axis over `lo..hi` (both above zero), snapped outward to
-/// d × 10^k (d = 1..9). Ticks go at powers of ten, with 2 and 5 × 10^k too
-/// when the range spans few decades; `fits` says whether a choice of ticks
-/// can be labelled without crowding, and the first choice that fits wins:
-/// 1-2-5 ticks, then every decade, then every second decade, and so on.
+/// A logarithmic axis over `lo..hi` (both above zero): of plotters' key
+/// points of a logarithmic range, the 1, 2 and 5 × 10^k where the range
+/// spans few decades, else every decade, every second decade, and so on:
+/// the first choice `fits` accepts.
 pub(super) fn log_axis(lo: f64, hi: f64, fits: impl Fn(&Axis) -> bool) -> Axis {
     let (lo, hi) = if hi > lo {
         (lo, hi)
     } else {
         (lo / 2.0, hi * 2.0)
     };
-    let klo = lo.log10().floor() as i32 - 1;
-    let khi = hi.log10().ceil() as i32 + 1;
-    let mut bounds: Vec<f64> = Vec::new();
-    for k in klo..=khi {
-        for d in 1..=9 {
-            bounds.push(decimal(d, k));
-        }
-    }
-    let lo_s = bounds
-        .iter()
-        .rev()
-        .find(|&&b| b <= lo * (1.0 + 1e-9))
-        .map_or(lo, |&b| b);
-    let hi_s = bounds
-        .iter()
-        .find(|&&b| b >= hi * (1.0 - 1e-9))
-        .map_or(hi, |&b| b);
-    let inside = |v: f64| v >= lo_s * (1.0 - 1e-9) && v <= hi_s * (1.0 + 1e-9);
-    // (value, exponent, mantissa) of every 1-2-5 tick in range.
-    let cands: Vec<(f64, i32, u32)> = (klo..=khi)
-        .flat_map(|k| [1, 2, 5].map(|m| (decimal(m, k), k, m)))
-        .filter(|c| inside(c.0))
+    // Every key point plotters gives at a density of nine between
+    // decades (1 to 9 × 10^k), by mantissa. plotters starts them at the
+    // first power of ten in its range, so they are asked for from the
+    // power of ten below `lo`, and those under `lo` dropped.
+    let floor = 10f64.powi(lo.log10().floor() as i32);
+    let coord: LogCoord<f64> = (floor..hi).log_scale().into();
+    let decades_spanned = ((hi / floor).log10().floor() as usize).max(1);
+    let mut all: Vec<(f64, u32)> = coord
+        .key_points(10 * decades_spanned)
+        .into_iter()
+        .filter(|v| *v >= lo * (1.0 - 1e-9))
+        .map(|v| {
+            let k = v.log10().floor() as i32;
+            let m = (v / 10f64.powi(k)).round() as u32;
+            (decimal(m, k), m)
+        })
         .collect();
-    let decades: Vec<(f64, i32, u32)> = cands.iter().copied().filter(|c| c.2 == 1).collect();
-    let mut choices: Vec<Vec<(f64, i32, u32)>> = Vec::new();
+    all.dedup();
+    let decades: Vec<f64> = all.iter().filter(|p| p.1 == 1).map(|p| p.0).collect();
+    let mut choices: Vec<Vec<f64>> = Vec::new();
     if decades.len() <= 3 {
-        choices.push(cands.clone());
+        choices.push(
+            all.iter()
+                .filter(|p| matches!(p.1, 1 | 2 | 5))
+                .map(|p| p.0)
+                .collect(),
+        );
     }
     for every in 1..=decades.len().max(1) {
-        let pick: Vec<_> = decades.iter().copied().step_by(every).collect();
+        let pick: Vec<f64> = decades.iter().copied().step_by(every).collect();
         if pick.len() >= 2 || every == 1 {
             choices.push(pick);
         }
     }
-    let make = |chosen: &[(f64, i32, u32)]| {
-        let mut chosen = chosen.to_vec();
-        if chosen.len() < 2 {
-            // Too narrow for round ticks: label both ends.
-            chosen = [lo_s, hi_s]
-                .iter()
-                .map(|&v| (v, v.log10().floor() as i32, 0))
-                .collect();
-        }
-        let max = chosen.iter().fold(0.0f64, |m, c| m.max(c.0));
-        let min_k = chosen.iter().map(|c| c.1).min().unwrap_or(0);
-        let sci = max >= 1e9 || min_k < -6;
-        let ticks = chosen
+    let make = |values: &[f64]| {
+        let values: Vec<f64> = if values.len() < 2 {
+            vec![lo, hi]
+        } else {
+            values.to_vec()
+        };
+        let top = values.iter().fold(0.0f64, |m, v| m.max(*v));
+        let low = values.iter().fold(f64::INFINITY, |m, v| m.min(*v));
+        let sci = top >= 1e9 || low < 1e-6;
+        let ticks = values
             .iter()
-            .map(|&(v, k, _)| {
+            .map(|&v| {
                 let label = if sci {
                     scientific(v)
                 } else {
+                    let k = v.log10().floor() as i32;
                     fixed(v, (-k).max(0) as usize)
                 };
                 (v, label)
             })
             .collect();
         Axis {
-            lo: lo_s,
-            hi: hi_s,
+            lo,
+            hi,
             log: true,
             ticks,
         }
@@ -195,15 +294,8 @@ pub(super) fn log_axis(lo: f64, hi: f64, fits: impl Fn(&Axis) -> bool) -> Axis {
 /// The smallest distance between neighbouring ticks of `axis` drawn over
 /// `length` px.
 pub(super) fn min_tick_gap(axis: &Axis, length: f64) -> f64 {
-    let pos = |v: f64| {
-        if axis.log {
-            (v.ln() - axis.lo.ln()) / (axis.hi.ln() - axis.lo.ln())
-        } else {
-            (v - axis.lo) / (axis.hi - axis.lo)
-        }
-    };
     axis.ticks
         .windows(2)
-        .map(|w| (pos(w[1].0) - pos(w[0].0)).abs() * length)
+        .map(|w| (axis.share(w[1].0) - axis.share(w[0].0)).abs() * length)
         .fold(f64::INFINITY, f64::min)
 }

@@ -3,8 +3,8 @@
 //! of one chart of each kind. Takes nothing but its own fixtures; hands on
 //! only pass or fail.
 
+use super::draw::chart_id;
 use super::scale::{fixed, linear_axis, log_axis, scientific};
-use super::svg::chart_id;
 use super::*;
 use crate::record::{ChartKind, Column};
 
@@ -12,6 +12,7 @@ mod cdf;
 mod labels;
 mod phone;
 mod seconds;
+mod trend;
 mod width;
 
 /// A table from simple CSV text (no quoting); `units` gives the numeric
@@ -646,7 +647,8 @@ fn tick_labels_have_no_float_noise() {
     assert_eq!(labels, ["0", "0.2", "0.4", "0.6", "0.8"]);
     let a = linear_axis(0.0, 1.1, 5);
     let labels: Vec<&str> = a.ticks.iter().map(|t| t.1.as_str()).collect();
-    assert_eq!(labels, ["0", "0.25", "0.5", "0.75", "1", "1.25"]);
+    // plotters' steps: 1, 2 or 5 × 10^k.
+    assert_eq!(labels, ["0", "0.2", "0.4", "0.6", "0.8", "1", "1.2"]);
     let a = linear_axis(0.1, 0.3, 5);
     assert_eq!(a.ticks.first().map(|t| t.1.as_str()), Some("0.1"));
     assert_eq!(a.ticks.last().map(|t| t.1.as_str()), Some("0.3"));
@@ -689,7 +691,7 @@ fn log_y_bars_rise_from_the_axis_floor() {
     let mut s = spec(ChartKind::Bar, "name", &["v"]);
     s.log_y = true;
     let c = ok(&s, &t);
-    assert_eq!(texts(&c.svg).first().map(String::as_str), Some("1"));
+    assert!(texts(&c.svg).contains(&"1".to_string()), "{}", c.svg);
     let heights: Vec<i32> = group(&c.svg, "plot-marks")
         .split("height=\"")
         .skip(1)

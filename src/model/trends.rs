@@ -83,6 +83,27 @@ impl Trends {
     }
 }
 
+/// The change that makes point `i` of `mt` a regression: the change into
+/// its version of its series, where the comparison judged it one
+/// ([`TrendChange::kind`]), on the first of its version's points (the row
+/// the workload's table writes the change on: points come by series, then
+/// version), so a change is marked once. The one place the charts learn
+/// which points regressed: they mark what this says, and decide nothing of
+/// their own.
+pub fn regression_into(mt: &trend::MetricTrend, i: usize) -> Option<&TrendChange> {
+    let p = mt.points.get(i)?;
+    let first = i == 0 || {
+        let q = &mt.points[i - 1];
+        (q.series, &q.version) != (p.series, &p.version)
+    };
+    if !first {
+        return None;
+    }
+    mt.changes
+        .iter()
+        .find(|c| c.series == p.series && c.to == p.version && c.kind() == Kind::Regression)
+}
+
 /// The flags of setup `i` of a run whose checks said `outcomes`.
 fn marks(outcomes: &[Outcome], i: usize) -> Vec<Flag> {
     let mut out: Vec<Flag> = Vec::new();

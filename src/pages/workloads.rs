@@ -250,7 +250,8 @@ fn chart_of(
     let points: Vec<TrendPoint> = mt
         .points
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let run = &model.runs[t.run_of(p.source)];
             let (value, noise) = point_words(p, unit, &together);
             let mut label = format!(
@@ -268,6 +269,8 @@ fn chart_of(
                 low: p.low,
                 high: p.high,
                 hollow: !p.flags.is_empty(),
+                regression: crate::model::regression_into(mt, i)
+                    .map(|ch| figures::signed_percent_fine(ch.change.pct)),
                 href: format!("{ROOT}{}", urls::run(&run.id)),
                 label,
             }

@@ -139,7 +139,7 @@ fn a_percentage_axis_ends_at_100_unless_a_value_goes_over() {
     // The y axis's labels, bottom to top.
     let axis = |svg: &str| -> Vec<String> {
         svg.lines()
-            .filter(|l| l.starts_with("<text x=\"-8\""))
+            .filter(|l| l.starts_with("<text x=\"-10\""))
             .map(|l| l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()].to_string())
             .collect()
     };

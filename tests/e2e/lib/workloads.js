@@ -9,7 +9,9 @@
 //   at least 11 px (font size times the transform's scale);
 // - every table readable: inside the screen, or in a scroll container of
 //   its own that is, with every version of the series in it;
-// - flagged points drawn hollow, as many as the table's flagged rows.
+// - flagged points drawn hollow, as many as the table's flagged rows;
+// - each regression the table lists marked in its chart with the same
+//   change in words, and every whisker's caps at least 12 px across.
 // The Nu HTML Checker reads the site's pages with the other sites'
 // (validate.js). Without the shared files (FINDINGS_SHARED), the site
 // cannot be made: each check says so.
@@ -77,6 +79,13 @@ function charts(page) {
         smallest: sizes.length ? Math.min(...sizes) : null,
         title: (svg.querySelector("title") || {}).textContent,
         hollow: svg.querySelectorAll("circle.plot-flagged").length,
+        regressed: svg.querySelectorAll(".plot-regression").length,
+        marked: [...svg.querySelectorAll("text.plot-marker-label")].map((t) => t.textContent),
+        // Each whisker's box as drawn: its caps' width, its height.
+        whiskers: [...svg.querySelectorAll("path.plot-noise")].map((p) => {
+          const b = p.getBoundingClientRect();
+          return { w: b.width, h: b.height };
+        }),
       };
     }),
   );
@@ -101,6 +110,7 @@ function tables(page) {
         wrap: w && { left: Math.round(w.left), right: Math.round(w.right), focusable: wrap.tabIndex >= 0 },
         versions: [...t.querySelectorAll("tbody th[scope=row] > a, tbody th[scope=row] > span.muted")].map((a) => a.textContent.trim()),
         flagged: t.querySelectorAll("tbody tr.flagged").length,
+        regressions: [...t.querySelectorAll(".change-regression")].map((c) => c.textContent.trim().split(" ")[0]),
         caption: (t.querySelector("caption") || {}).textContent,
       };
     }),
@@ -141,9 +151,20 @@ async function all(env) {
           H.assert(cs[i].hollow === ts[i].flagged, `${cs[i].title}: ${cs[i].hollow} hollow points, ${ts[i].flagged} flagged rows`);
           H.assert((cs[i].hollow > 0) === w.flagged, `${cs[i].title}: ${cs[i].hollow} hollow points`);
         }
+        // A regression the table lists is marked in its chart, by a shape
+        // and the change in words (the same words as the table's); and
+        // every whisker can be seen: its caps at least 12 px across.
+        for (let i = 0; i < cs.length; i++) {
+          H.assert(cs[i].regressed === ts[i].regressions.length, `${cs[i].title}: ${cs[i].regressed} marked regressions, ${ts[i].regressions.length} in its table`);
+          H.assert(JSON.stringify(cs[i].marked) === JSON.stringify(ts[i].regressions), `${cs[i].title}: the chart says ${cs[i].marked.join(", ")}, the table ${ts[i].regressions.join(", ")}`);
+          const thin = cs[i].whiskers.filter((b) => b.w < 12);
+          H.assert(thin.length === 0, `${cs[i].title}: whiskers narrower than 12 px: ${JSON.stringify(thin)}`);
+        }
         H.assertNone(page.problems, "problems on the way");
         const hollow = cs.reduce((n, c) => n + c.hollow, 0);
-        return `${cs.length} charts within ${Math.min(...cs.map((c) => c.left))}-${Math.max(...cs.map((c) => c.right))} px, smallest text ${Math.min(...cs.map((c) => c.smallest)).toFixed(1)} px, ${hollow} hollow points`;
+        const regressed = cs.reduce((n, c) => n + c.regressed, 0);
+        const whiskers = cs.reduce((n, c) => n + c.whiskers.length, 0);
+        return `${cs.length} charts within ${Math.min(...cs.map((c) => c.left))}-${Math.max(...cs.map((c) => c.right))} px, smallest text ${Math.min(...cs.map((c) => c.smallest)).toFixed(1)} px, ${hollow} hollow points, ${regressed} regressions marked (${cs.flatMap((c) => c.marked).join(", ") || "none"}), ${whiskers} whiskers at least 12 px wide`;
       } finally {
         await ctx.close();
       }
