@@ -346,10 +346,12 @@ docs/compare.md.")]
 A workload is the model, the input and output lengths asked for (else
 measured, within 10%), the concurrency or request rate, the tool's own test
 (llama-bench's pp512, tg128 and pp512 @ d4096 are three) and its settings,
-and the hardware where recorded: other hardware is another series. Noise is
-a version's repeats' range, or the spread its tool printed (llama-bench's
-±); a change whose spreads are apart is beyond noise, a regression where it
-is worse. A point whose run a check flags (lost requests, fewer requests run
+and the hardware where recorded: other hardware is another series. A change
+is beyond noise only where it exceeds the noise between runs: a bound stated
+(--threshold, site.yaml's `noise`), the spread of repeated runs of one
+version, or the series' history (the 5 versions before, z 3); a tool's own ±
+only widens it. With none of these a change is untested, and says its size.
+Beyond noise and worse is a regression. A point whose run a check flags (lost requests, fewer requests run
 at once than asked) is shown with its flag and left out of its version's
 value where the version has others. A change between setups that differ
 beyond the version (another client, other launch flags) is not comparable.
@@ -372,6 +374,11 @@ starts one. See docs/trends.md; --format json is the site's workloads.json.")]
         /// What fails the run (exit 1): a regression, or never.
         #[arg(long, value_enum, default_value_t = TrendsFailOn::Never)]
         fail_on: TrendsFailOn,
+        /// Judge every change by this bound in percent instead (for a CI
+        /// job that accepts single runs): a change beyond ±PCT is a
+        /// regression or an improvement, one within it noise.
+        #[arg(long, value_name = "PCT")]
+        threshold: Option<f64>,
         /// The site folder.
         #[arg(long, default_value = ".")]
         root: PathBuf,

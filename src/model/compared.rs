@@ -9,7 +9,7 @@
 //! gives no title is titled by its sides (`vLLM 0.29.0 against 0.30.0`).
 //! Pages only show them.
 
-use super::EngineIndex;
+use super::{ChangeRef, EngineIndex, Trends};
 use crate::checks::{Outcome, Verdict};
 use crate::compare::{self, Cite, Comparison, Options, Side};
 use crate::record::{CompareOf, CompareSpec, Engine, Finding, Run, Site};
@@ -51,6 +51,52 @@ pub struct VersionChange {
     pub runs: Vec<usize>,
     /// Earlier against this version.
     pub result: Comparison,
+    /// The changes of the workloads the site follows that its rows are,
+    /// each once ([`judge_by_trends`]).
+    pub trend_changes: Vec<ChangeRef>,
+}
+
+/// Each change of each version's comparison with the version before,
+/// judged as the trends judge the same change (the noise of its series:
+/// a bound the site states, repeats, the history of the versions before),
+/// where the site follows its workload; and the trend changes it covers,
+/// so that a version page lists each change once.
+pub(super) fn judge_by_trends(version_runs: &mut [Vec<VersionRuns>], trends: &Trends, site: &Site) {
+    for (e, versions) in version_runs.iter_mut().enumerate() {
+        let engine = &site.engines[e].id;
+        for (j, v) in versions.iter_mut().enumerate() {
+            let Some(change) = v.change.as_mut() else {
+                continue;
+            };
+            let at: &[ChangeRef] = trends
+                .at_version
+                .get(e)
+                .and_then(|x| x.get(j))
+                .map_or(&[], Vec::as_slice);
+            let result = &mut change.result;
+            for row in &mut result.rows {
+                let metric = &result.metrics[row.metric].name;
+                let w = &result.workloads[row.workload];
+                let found = at.iter().copied().find(|&(fw, m, c)| {
+                    let t = &trends.followed[fw].trend;
+                    let tc = &t.metrics[m].changes[c];
+                    let series = &t.series[tc.series];
+                    t.metrics[m].metric.name == *metric
+                        && series.engine == *engine
+                        && series.place_key == w.place()
+                        && tc.from == change.earlier
+                        && t.workload.same_measure(w)
+                });
+                let (Some(r), Some(Some(ch))) = (found, row.changes.get_mut(1)) else {
+                    continue;
+                };
+                ch.noise = trends.change(r).change.noise;
+                if !change.trend_changes.contains(&r) {
+                    change.trend_changes.push(r);
+                }
+            }
+        }
+    }
 }
 
 /// The listed findings that name the check of a side that ran fewer
@@ -180,13 +226,18 @@ pub(super) fn named(
         };
         let opts = Options {
             stated_noise: spec.noise,
+            stated_by: compare::Stated::Record,
             same_workload: false,
         };
-        let result = with_cites(compare::compare(&sides, &metrics, opts), cited);
+        let mut result = with_cites(compare::compare(&sides, &metrics, opts), cited);
+        if spec.noise.is_none() {
+            compare::judge_by_rules(&mut result, &site.noise);
+        }
         let mut spec = spec.clone();
         if spec.title.is_none() {
             spec.title = Some(compare::title(&result)).filter(|t| !t.is_empty());
         }
+        result.title = spec.title.clone();
         out.push(Compared {
             spec,
             owner,
@@ -291,6 +342,7 @@ pub(super) fn by_version(
                     earlier: index.versions[k].clone(),
                     runs: out[k].runs.clone(),
                     result: with_cites(result, cited),
+                    trend_changes: Vec::new(),
                 });
                 break;
             }
