@@ -912,6 +912,23 @@ fn the_recorded_runs_compared_on_the_site_say_it_first() {
         "{version}"
     );
     assert_eq!(version.matches(words.as_str()).count(), 1, "{version}");
+    // Its own verdict first: of the four findings that affect it, F8 is
+    // the one live30 showed, counted so and listed first (issue 43).
+    assert!(
+        version.contains("<p class=\"version-verdict has-affected\">vLLM 0.30: 4 findings affect it, 1 of them shown by this site&#39;s runs; 3 more are in range, untested.</p>"),
+        "{version}"
+    );
+    let section = &version[version.find("id=\"sec-affected\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let ids: Vec<&str> = section
+        .match_indices("<article class=\"card card-compact")
+        .map(|(i, _)| {
+            let rest = &section[i..];
+            let rest = &rest[rest.find("data-id=\"").unwrap() + 9..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(ids, ["8", "2", "6", "7"], "F8, shown by live30, first");
     let changed = &version[version.find("id=\"changed-heading\"").unwrap()..];
     let changed = &changed[..changed.find("</section>").unwrap()];
     assert!(
