@@ -27,7 +27,7 @@
 //! Takes a [`Comparison`] (or any changes, as [`Said`]); hands back a
 //! [`Verdict`], a summary, the sides' names and a title made from them.
 
-use super::{Change, Comparison, Direction, Row};
+use super::{Change, Comparison, Direction, Noise, Row};
 
 /// What a change is, for a reader: the kinds a summary counts apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -63,44 +63,39 @@ impl Kind {
 }
 
 /// A change as a summary names it: what it is, its size, and the words
-/// around its percent (`output throughput` −7.4%; `tokens a second`
-/// −2.5% ` on llama.cpp 8577 against 7938`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Said {
+/// around its percent (`output throughput` −7.4%; `tokens a second` −2.5%
+/// ` on llama.cpp 8577 against 7938`), which are made only for the few
+/// changes a summary names: a comparison of thousands of workloads names
+/// three.
+pub struct Said<'a> {
     /// What it is.
     pub kind: Kind,
     /// Which way it went, whatever the noise says.
     pub direction: Direction,
     /// Its size in percent.
     pub pct: f64,
-    /// What changed, before its percent.
-    pub what: String,
-    /// After its percent (where, between which versions); may be empty.
-    pub after: String,
-    /// Its noise in full, for a summary of this change alone.
-    pub noise: String,
+    /// Its noise, said in full where a summary is of this change alone.
+    pub noise: Noise,
+    /// What changed (before its percent), and where (after it; may be
+    /// empty).
+    pub name: Box<dyn Fn() -> (String, String) + 'a>,
 }
 
-impl Said {
-    /// A change of a comparison or a trend, named by `what` and `after`.
-    pub fn of(change: &Change, kind: Kind, what: String, after: String) -> Said {
+impl<'a> Said<'a> {
+    /// A change of a comparison or a trend, named by `name`.
+    pub fn of(change: &Change, kind: Kind, name: impl Fn() -> (String, String) + 'a) -> Said<'a> {
         Said {
             kind,
             direction: change.direction,
             pct: change.pct,
-            what,
-            after,
-            noise: change.noise.words(),
+            noise: change.noise,
+            name: Box::new(name),
         }
     }
 
     fn named(&self) -> String {
-        format!(
-            "{} {}{}",
-            self.what,
-            crate::figures::signed_percent(self.pct),
-            self.after
-        )
+        let (what, after) = (self.name)();
+        format!("{what} {}{after}", crate::figures::signed_percent(self.pct))
     }
 }
 
@@ -120,7 +115,7 @@ pub struct Noun<'a> {
 /// noise (tg128 −2.5%)`. A single change is said whole: `output
 /// throughput −7.4% worse, single runs: not tested against noise`.
 /// Empty for no change.
-pub fn summary(items: &[Said], noun: Noun<'_>) -> String {
+pub fn summary(items: &[Said<'_>], noun: Noun<'_>) -> String {
     let n = items.len();
     if n == 0 {
         return String::new();
@@ -132,23 +127,22 @@ pub fn summary(items: &[Said], noun: Noun<'_>) -> String {
             Kind::Same => " the same".to_string(),
             _ => format!(" {}", c.direction.as_str()),
         };
+        let (what, after) = (c.name)();
         let mut out = format!(
-            "{} {}{way}{}",
-            c.what,
+            "{what} {}{way}{after}",
             crate::figures::signed_percent(c.pct),
-            c.after
         );
         match c.kind {
             Kind::Same => {}
             Kind::NotComparable => out.push_str(", not comparable"),
             _ => {
                 out.push_str(", ");
-                out.push_str(&c.noise);
+                out.push_str(&c.noise.words());
             }
         }
         return out;
     }
-    let of = |k: Kind| -> Vec<&Said> { items.iter().filter(|c| c.kind == k).collect() };
+    let of = |k: Kind| -> Vec<&Said<'_>> { items.iter().filter(|c| c.kind == k).collect() };
     let mut first = true;
     // The first count says what it is of; the later ones are bare.
     let mut count = |k: usize| -> String {
@@ -197,7 +191,7 @@ pub fn summary(items: &[Said], noun: Noun<'_>) -> String {
         let ways: Vec<String> = [Direction::Worse, Direction::Better]
             .iter()
             .filter_map(|&d| {
-                let some: Vec<&Said> = untested
+                let some: Vec<&Said<'_>> = untested
                     .iter()
                     .copied()
                     .filter(|c| c.direction == d)
@@ -225,7 +219,7 @@ pub fn summary(items: &[Said], noun: Noun<'_>) -> String {
 
 /// The largest of `list` and its first, with their percents, `…` where
 /// there are more: `(ITL p99 +24%, output throughput −7.4%, …)`.
-fn examples(list: &[&Said]) -> String {
+fn examples(list: &[&Said<'_>]) -> String {
     let Some(largest) = list
         .iter()
         .copied()
@@ -233,12 +227,12 @@ fn examples(list: &[&Said]) -> String {
     else {
         return String::new();
     };
-    let mut shown: Vec<&Said> = vec![largest];
+    let mut shown: Vec<&Said<'_>> = vec![largest];
     if !std::ptr::eq(list[0], largest) {
         shown.push(list[0]);
     }
     // One more is named rather than left to `…`.
-    let rest: Vec<&Said> = list
+    let rest: Vec<&Said<'_>> = list
         .iter()
         .copied()
         .filter(|x| !shown.iter().any(|s| std::ptr::eq(*s, *x)))
@@ -458,13 +452,29 @@ pub(crate) fn lower(label: &str) -> String {
     first.to_lowercase().chain(label.chars().skip(1)).collect()
 }
 
+/// The parts every workload of `c` shares: what sets none apart.
+fn common_parts(c: &Comparison) -> Vec<&(String, String)> {
+    let Some((first, rest)) = c.workloads.split_first() else {
+        return Vec::new();
+    };
+    let mut common: Vec<&(String, String)> = first.parts.iter().collect();
+    for w in rest {
+        common.retain(|p| w.parts.contains(p));
+        if common.is_empty() {
+            break;
+        }
+    }
+    common
+}
+
 /// What sets workload `w` apart from the comparison's others: its parts
-/// that not every workload shares (`context depth 16,384`).
-fn workload_words(c: &Comparison, w: usize) -> String {
+/// that not every workload shares (`common`: those every one does),
+/// `context depth 16,384`.
+fn workload_words(c: &Comparison, w: usize, common: &[&(String, String)]) -> String {
     let own = &c.workloads[w].parts;
     let apart: Vec<String> = own
         .iter()
-        .filter(|p| !c.workloads.iter().all(|o| o.parts.contains(p)))
+        .filter(|p| !common.contains(p))
         .map(|(what, v)| {
             if what.is_empty() {
                 v.clone()
@@ -482,12 +492,12 @@ fn workload_words(c: &Comparison, w: usize) -> String {
 
 /// What one change is of, in a sentence: the metric, the workload where
 /// one metric is compared at several, or both.
-fn what(c: &Comparison, row: &Row, several: bool) -> String {
+fn what(c: &Comparison, row: &Row, several: bool, common: &[&(String, String)]) -> String {
     let metric = lower(&c.metrics[row.metric].label);
     match (several, c.metrics.len()) {
         (false, _) => metric,
-        (true, 1) => workload_words(c, row.workload),
-        (true, _) => format!("{metric} at {}", workload_words(c, row.workload)),
+        (true, 1) => workload_words(c, row.workload, common),
+        (true, _) => format!("{metric} at {}", workload_words(c, row.workload, common)),
     }
 }
 
@@ -516,6 +526,8 @@ fn side_words(
     };
     let (metrics, workloads) = (distinct(&|r| r.metric), distinct(&|r| r.workload));
     let several = workloads > 1;
+    // Found once: a part every workload shares names none of them.
+    let common = if several { common_parts(c) } else { Vec::new() };
     let noun = match (workloads, metrics) {
         (1, _) => Noun {
             one: "metric",
@@ -532,7 +544,12 @@ fn side_words(
     };
     let said: Vec<Said> = list
         .iter()
-        .map(|(r, ch)| Said::of(ch, ch.kind(), what(c, r, several), String::new()))
+        .map(|&(r, ch)| {
+            let common = &common;
+            Said::of(&ch, ch.kind(), move || {
+                (what(c, r, several, common), String::new())
+            })
+        })
         .collect();
     let head = if baseline_first {
         format!(

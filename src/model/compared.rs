@@ -73,25 +73,38 @@ pub(super) fn judge_by_trends(version_runs: &mut [Vec<VersionRuns>], trends: &Tr
                 .get(e)
                 .and_then(|x| x.get(j))
                 .map_or(&[], Vec::as_slice);
+            // The trend changes that end here, by metric and place: each
+            // row looks among the few of its own (linear in both).
+            let mut by: std::collections::HashMap<(&str, &str), Vec<ChangeRef>> =
+                std::collections::HashMap::new();
+            for &(fw, m, c) in at {
+                let t = &trends.followed[fw].trend;
+                let tc = &t.metrics[m].changes[c];
+                let series = &t.series[tc.series];
+                if series.engine == *engine && tc.from == change.earlier {
+                    by.entry((t.metrics[m].metric.name.as_str(), series.place_key.as_str()))
+                        .or_default()
+                        .push((fw, m, c));
+                }
+            }
             let result = &mut change.result;
+            let places: Vec<String> = result.workloads.iter().map(|w| w.place()).collect();
+            let mut held: std::collections::HashSet<ChangeRef> = std::collections::HashSet::new();
             for row in &mut result.rows {
-                let metric = &result.metrics[row.metric].name;
+                let metric = result.metrics[row.metric].name.as_str();
                 let w = &result.workloads[row.workload];
-                let found = at.iter().copied().find(|&(fw, m, c)| {
-                    let t = &trends.followed[fw].trend;
-                    let tc = &t.metrics[m].changes[c];
-                    let series = &t.series[tc.series];
-                    t.metrics[m].metric.name == *metric
-                        && series.engine == *engine
-                        && series.place_key == w.place()
-                        && tc.from == change.earlier
-                        && t.workload.same_measure(w)
-                });
+                let found = by
+                    .get(&(metric, places[row.workload].as_str()))
+                    .and_then(|cs| {
+                        cs.iter()
+                            .copied()
+                            .find(|&(fw, _, _)| trends.followed[fw].trend.workload.same_measure(w))
+                    });
                 let (Some(r), Some(Some(ch))) = (found, row.changes.get_mut(1)) else {
                     continue;
                 };
                 ch.noise = trends.change(r).change.noise;
-                if !change.trend_changes.contains(&r) {
+                if held.insert(r) {
                     change.trend_changes.push(r);
                 }
             }

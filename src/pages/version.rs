@@ -2,9 +2,14 @@
 //! for on that version, the findings in sections by their state there
 //! (affected, in range, mitigated, fixed, clean), with links to the
 //! neighbouring versions. A state the runs on the version tested (where
-//! the record leaves it untested) counts as tested and says which runs;
-//! each finding's badge is its state there, its own status labelled as
-//! the overall one.
+//! the record leaves it untested) counts as tested and says which runs,
+//! and the affected findings a run showed lead their section; each
+//! finding's badge is its state there, its own status labelled as the
+//! overall one. What changed since the version before is said once: the
+//! verdict of that comparison under the page's own (each change judged
+//! as its workload's series judges it), its table after what affects the
+//! version, and apart only the changes of another series it does not
+//! hold.
 
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
@@ -306,15 +311,20 @@ fn page_of(
         .change
         .as_ref()
         .map_or(&[], |c| c.trend_changes.as_slice());
+    let held: std::collections::HashSet<&crate::model::ChangeRef> = covered.iter().collect();
     let rest: Vec<crate::model::ChangeRef> = at_here
         .iter()
         .copied()
-        .filter(|c| !covered.contains(c))
+        .filter(|c| !held.contains(c))
         .collect();
     let headline = match &measured.change {
-        Some(c) => Some(crate::compare::Verdict::of(&c.result).words),
+        // The comparison's own verdict, as its view made it.
+        Some(_) => change
+            .as_ref()
+            .and_then(|c| c["comparison"]["verdict"].as_str())
+            .map(str::to_string),
         None if !rest.is_empty() => {
-            let said: Vec<crate::compare::Said> = rest
+            let said: Vec<crate::compare::Said<'_>> = rest
                 .iter()
                 .map(|&c| {
                     let f = &model.trends.followed[c.0];

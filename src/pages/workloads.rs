@@ -1,13 +1,14 @@
 //! The workloads followed across versions: a page per workload
 //! (`/workloads/<slug>/`) and their index (`/workloads/`).
 //!
-//! A workload's page leads with its verdict (how many changes between
-//! versions are regressions, improvements, within noise, untested or not
-//! comparable), says what makes it a workload, then for each headline
-//! metric draws a chart against engine version (one line per series, an
-//! engine on its hardware; each point linked to its run, its noise a
-//! whisker, a point whose run a check flags hollow) and, under it, a table
-//! of every point with its flags and the change from the version before;
+//! A workload's page leads with its verdict (its changes between versions
+//! in the one summary every view uses: worse or better beyond noise,
+//! within noise, untested, the same, not comparable, each counted apart),
+//! says what makes it a workload, then for each headline metric draws a
+//! chart against engine version (one line per series, an engine on its
+//! hardware; each point linked to its run, its spread a whisker, a point
+//! whose run a check flags hollow) and, under it, a table of every point
+//! with its flags and the change from the version before with its band;
 //! a regression no finding cites says so and offers the command that
 //! starts one. Its points are also a CSV beside it (written by
 //! `outputs::workloads`). The engine, version and home pages show the
@@ -456,8 +457,8 @@ pub(super) fn changes_key(cx: &Ctx<'_>, refs: &[ChangeRef]) -> Vec<u64> {
 }
 
 /// The changes that end at version `j` of engine `e` (an index of
-/// `site.yaml`'s engines) that a version page lists: regressions and
-/// improvements.
+/// `site.yaml`'s engines) beyond noise: regressions and improvements, as
+/// an engine page lists them.
 pub(super) fn at_version(model: &Model, e: usize, j: usize) -> Vec<ChangeRef> {
     let t = &model.trends;
     t.at_version

@@ -8,7 +8,8 @@
 //!
 //! The trends are the model's ([`crate::model::Trends`]), computed once
 //! as the site's pages show them; this module selects (`--engine`,
-//! `--workload`, `--since`) and says them.
+//! `--workload`, `--since`) and says them, after judging every change
+//! again by `--threshold` where given (a CI job that accepts single runs).
 //!
 //! Takes the model and the command's options; hands back the text and
 //! whether a regression was found.

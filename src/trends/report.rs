@@ -1,10 +1,12 @@
-//! How `findings trends` says what it selected: the verdict first (how
-//! many changes are regressions, improvements, within noise, untested or
-//! not comparable, the regressions named), then each workload, metric and
-//! series as a table of its versions (value and noise, run and flags, the
-//! change from the version before), and under a regression no finding
-//! cites, the command that starts one. The formats: a terminal's table,
-//! Markdown, and GitHub workflow commands.
+//! How `findings trends` says what it selected: the verdict first, in the
+//! one summary every page uses (`compare::summary`: worse or better beyond
+//! noise, within noise, untested with the largest named, the same, not
+//! comparable, each counted apart), then each workload with its own
+//! verdict, and each metric and series as a table of its versions (value
+//! and spread, run and flags, the change from the version before with its
+//! band of noise), and under a regression no finding cites, the command
+//! that starts one. The formats: a terminal's table, Markdown, and GitHub
+//! workflow commands.
 //!
 //! Takes the model and the selection; hands back text.
 
@@ -18,7 +20,7 @@ use std::fmt::Write as _;
 
 /// The changes of `picked` as a summary names them, after their
 /// workload's title where several are picked.
-fn said(model: &Model, picked: &[Picked]) -> Vec<Said> {
+fn said<'m>(model: &'m Model, picked: &[Picked]) -> Vec<Said<'m>> {
     let titled = picked.len() > 1;
     let mut out = Vec::new();
     for p in picked {

@@ -27,29 +27,27 @@ impl TrendChange {
     /// The change as a summary names it, of `mt` of `t`: its metric, then
     /// its percent, then the engine and versions; after `t`'s title where
     /// `titled`.
-    pub fn said(&self, t: &Trend, mt: &MetricTrend, titled: bool) -> Said {
-        let metric = lower(&mt.metric.label);
-        let what = if titled {
-            format!("{}: {metric}", t.title)
-        } else {
-            metric
-        };
-        Said::of(
-            &self.change,
-            self.kind(),
-            what,
-            format!(
+    pub fn said<'a>(&'a self, t: &'a Trend, mt: &'a MetricTrend, titled: bool) -> Said<'a> {
+        Said::of(&self.change, self.kind(), move || {
+            let metric = lower(&mt.metric.label);
+            let what = if titled {
+                format!("{}: {metric}", t.title)
+            } else {
+                metric
+            };
+            let after = format!(
                 " on {} {} against {}",
                 t.series[self.series].engine_name, self.to, self.from
-            ),
-        )
+            );
+            (what, after)
+        })
     }
 }
 
 /// The changes `items` summed up: `8 changes between versions: 5 of 8
 /// untested, single runs: …; the same on 1; 2 not comparable`, without a
 /// closing stop; that there is none where there is none.
-pub fn changes_summary(items: &[Said]) -> String {
+pub fn changes_summary(items: &[Said<'_>]) -> String {
     match items.len() {
         0 => "no change between versions yet (each series has one version)".to_string(),
         1 => format!("1 change between versions: {}", summary(items, CHANGES)),
@@ -65,7 +63,7 @@ pub const CHANGES: Noun<'static> = Noun { one: "", many: "" };
 /// without the title, a sentence: `11 changes between versions: better on
 /// 1 of 11 beyond noise (…); 10 within noise (…).`
 pub fn verdict(t: &Trend) -> String {
-    let items: Vec<Said> = t
+    let items: Vec<Said<'_>> = t
         .metrics
         .iter()
         .flat_map(|mt| mt.changes.iter().map(move |ch| ch.said(t, mt, false)))
