@@ -244,6 +244,33 @@ fn one_measurement_each_is_not_called_significant() {
         "{}",
         r.stdout
     );
+    // Without --noise, the noise the site states (site.yaml's rule for
+    // vLLM's output throughput) judges them; the latency, which no rule
+    // names, stays untested.
+    let mut yaml = site.read("site.yaml");
+    yaml.push_str("noise:\n  - engine: vllm\n    metric: output_throughput\n    percent: 10\n");
+    site.write("site.yaml", &yaml);
+    let r = site.run(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--engine",
+        "vllm",
+        "--metric",
+        "output_throughput",
+        "--metric",
+        "ttft_ms_p99",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = &v["workloads"][0]["rows"];
+    assert_eq!(
+        rows[0]["changes"][1]["words"],
+        "+15% better, beyond the noise site.yaml states (±10%)"
+    );
+    assert_eq!(rows[1]["changes"][1]["noise"], "untested");
 }
 
 #[test]
