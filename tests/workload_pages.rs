@@ -166,3 +166,30 @@ fn a_workload_page_reads_in_version_order_with_its_regression() {
         main_of(&home)
     );
 }
+
+/// The fixture's `noise` rule is what `schemas/site.schema.json` allows,
+/// and a rule of both kinds, or of neither, is not.
+#[test]
+fn the_site_schema_holds_the_noise_rules() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/site.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let site = Site::copy_of("trends");
+    let yaml: serde_json::Value = serde_yaml::from_str(&site.read("site.yaml")).unwrap();
+    assert!(v.is_valid(&yaml), "{yaml}");
+    for (rule, ok) in [
+        (
+            "{engine: llama-cpp, workload: tg128, metric: tokens_per_s, z: 2.5, window: 8}",
+            true,
+        ),
+        ("{percent: 5, z: 3}", false),
+        ("{engine: llama-cpp}", false),
+        ("{percent: 0}", false),
+        ("{metric: throughput, percent: 5}", false),
+    ] {
+        let mut y = yaml.clone();
+        y["noise"] = serde_yaml::from_str(&format!("[{rule}]")).unwrap();
+        assert_eq!(v.is_valid(&y), ok, "{rule}");
+    }
+}
