@@ -21,9 +21,12 @@
 //! - **Unbounded is a word**: a request rate of requests all sent at once
 //!   (`inf` in the files) is `unlimited`.
 //! - **A minus sign, not a hyphen**: `−3.25`.
-//! - **A change in percent**, signed, whole from 1% on (`+26%`, `−8%`) and
-//!   to a tenth below (`+0.5%`): benchmark noise is seldom under a percent,
-//!   so its tenths would be noise.
+//! - **A change in percent**, signed, to a tenth under 10% (`−2.5%`,
+//!   `+0.5%`, `−7.7%`) and whole from 10% on (`+26%`, `+1,900%`), one
+//!   rounding for every change on every page and in every command: a
+//!   change between two versions is often a few percent, where a whole
+//!   percent would say `−3%` of −2.53%. A band of noise is written the
+//!   same way (`±9.4%`).
 //!
 //! Everything here is a pure function of its arguments, and cheap: a run
 //! page's table runs every cell through [`cell_text`], which hands back a
@@ -175,44 +178,30 @@ pub fn change_pct(from: f64, to: f64) -> Option<f64> {
     (from != 0.0 && from.is_finite() && to.is_finite()).then(|| (to - from) / from.abs() * 100.0)
 }
 
-/// A change already in percent, as [`change`] writes it.
+/// A change already in percent, as [`change`] writes it: a tenth under
+/// 10% (`−2.5%`, `+0.5%`), whole from 10% on (`+13%`), `0%` for what
+/// rounds to nothing. The one formatter of a change in percent.
 pub fn signed_percent(pct: f64) -> String {
-    let tenths = (pct * 10.0).round() / 10.0;
-    let shown = if tenths.abs() >= 1.0 {
-        pct.round()
-    } else {
-        tenths
-    };
-    if shown == 0.0 {
-        return "0%".to_string();
+    let digits = unsigned_percent(pct);
+    if digits == "0%" {
+        return digits;
     }
-    let mut out = String::from(if shown > 0.0 { "+" } else { "−" });
-    let digits = if shown.abs() >= 1.0 {
-        grouped(&format!("{:.0}", shown.abs()))
-    } else {
-        format!("{:.1}", shown.abs())
-    };
-    out.push_str(&digits);
-    out.push('%');
-    out
+    format!("{}{digits}", if pct > 0.0 { "+" } else { "−" })
 }
 
-/// A change in percent with one decimal under 10% (`−2.5%`, `+13%`,
-/// `+0.4%`), as the trends across versions write it: a change from one
-/// build to the next is often a few percent, where [`signed_percent`]'s
-/// whole percent would say `−3%` of −2.53%. Zero as that says it.
-pub fn signed_percent_fine(pct: f64) -> String {
-    let tenths = (pct * 10.0).round() / 10.0;
-    if tenths.abs() < 9.95 {
+/// A size in percent without its sign, rounded as [`signed_percent`]
+/// rounds a change (`9.4%`, `13%`): a band of noise, `±` before it.
+pub fn unsigned_percent(pct: f64) -> String {
+    let tenths = (pct.abs() * 10.0).round() / 10.0;
+    if tenths < 9.95 {
         if tenths == 0.0 {
             return "0%".to_string();
         }
-        let sign = if tenths > 0.0 { "+" } else { "−" };
-        let digits = format!("{:.1}", tenths.abs());
+        let digits = format!("{tenths:.1}");
         let digits = digits.strip_suffix(".0").unwrap_or(&digits);
-        return format!("{sign}{digits}%");
+        return format!("{digits}%");
     }
-    signed_percent(pct)
+    format!("{}%", grouped(&format!("{:.0}", pct.abs().round())))
 }
 
 /// A value and unit as shown: milliseconds from 10,000 on in seconds, a
@@ -757,29 +746,39 @@ mod tests {
     #[test]
     fn changes_in_percent() {
         // The seed report's deltas: vLLM MTP@3 against NInfer NVFP4.
-        assert_eq!(change(127.1, 117.3).as_deref(), Some("−8%"));
+        assert_eq!(change(127.1, 117.3).as_deref(), Some("−7.7%"));
         assert_eq!(change(87.1, 87.5).as_deref(), Some("+0.5%"));
-        assert_eq!(change(73.1, 76.7).as_deref(), Some("+5%"));
+        assert_eq!(change(73.1, 76.7).as_deref(), Some("+4.9%"));
         assert_eq!(change(44.3, 56.0).as_deref(), Some("+26%"));
         assert_eq!(change(24.2, 32.7).as_deref(), Some("+35%"));
         assert_eq!(change(100.0, 100.0).as_deref(), Some("0%"));
         assert_eq!(change(100.0, 100.96).as_deref(), Some("+1%"));
+        assert_eq!(change(100.0, 101.04).as_deref(), Some("+1%"));
+        assert_eq!(change(100.0, 101.06).as_deref(), Some("+1.1%"));
         assert_eq!(change(100.0, 100.04).as_deref(), Some("0%"));
         assert_eq!(change(10.0, 200.0).as_deref(), Some("+1,900%"));
         assert_eq!(change(0.0, 5.0), None);
     }
 
     #[test]
-    fn fine_changes_keep_a_decimal_under_ten_percent() {
-        // llama.cpp 7938 to 8577 on the shared series: pp512 and tg128.
+    fn changes_keep_a_decimal_under_ten_percent() {
+        // llama.cpp 7938 to 8577 on the shared series: pp512 and tg128;
+        // vLLM 0.29 to 0.30's output throughput. One rounding everywhere:
+        // −2.5% is never −3% elsewhere.
         let pp = change_pct(1397.71, 1577.96).unwrap();
         let tg = change_pct(80.99, 78.94).unwrap();
-        assert_eq!(signed_percent_fine(pp), "+13%");
-        assert_eq!(signed_percent_fine(tg), "−2.5%");
-        assert_eq!(signed_percent(tg), "−3%");
-        assert_eq!(signed_percent_fine(2.0), "+2%");
-        assert_eq!(signed_percent_fine(9.96), "+10%");
-        assert_eq!(signed_percent_fine(0.04), "0%");
-        assert_eq!(signed_percent_fine(-0.4), "−0.4%");
+        let live = change_pct(341.41443857471637, 316.03420583269417).unwrap();
+        assert_eq!(signed_percent(pp), "+13%");
+        assert_eq!(signed_percent(tg), "−2.5%");
+        assert_eq!(signed_percent(live), "−7.4%");
+        assert_eq!(signed_percent(2.0), "+2%");
+        assert_eq!(signed_percent(9.96), "+10%");
+        assert_eq!(signed_percent(0.04), "0%");
+        assert_eq!(signed_percent(-0.04), "0%");
+        assert_eq!(signed_percent(-0.4), "−0.4%");
+        assert_eq!(signed_percent(-1234.0), "−1,234%");
+        assert_eq!(unsigned_percent(9.44), "9.4%");
+        assert_eq!(unsigned_percent(-9.44), "9.4%");
+        assert_eq!(unsigned_percent(10.0), "10%");
     }
 }

@@ -342,7 +342,7 @@ impl Model {
             }
         }
         let names = site.engine_names();
-        let version_runs = engines
+        let mut version_runs: Vec<Vec<VersionRuns>> = engines
             .iter()
             .map(|ix: &EngineIndex| {
                 let e = &site.engines[ix.engine];
@@ -353,6 +353,9 @@ impl Model {
         drop(setups_of);
         let versions: Vec<Vec<Version>> = engines.iter().map(|ix| ix.versions.clone()).collect();
         let trends = trends::build(&site, &runs, &checks, &citations, &listed, &versions);
+        // What changed at a version is judged as its series judge it: one
+        // change, one verdict, on the version page and the workload's.
+        compared::judge_by_trends(&mut version_runs, &trends, &site);
         Model {
             trends,
             comparisons,

@@ -18,11 +18,16 @@ mod column;
 mod compare;
 mod evidence;
 mod model_name;
+mod noise;
 pub use about::engines_about;
 pub use column::{readable_column_name, Column};
 pub use compare::{CompareOf, CompareSpec};
 pub use evidence::{RawFile, ResultRow, ResultSource, RunFact};
 pub use model_name::model_name;
+pub use noise::{
+    noise_rule, NoiseBound, NoiseRule, DEFAULT_NOISE_MIN_SAMPLE, DEFAULT_NOISE_WINDOW,
+    DEFAULT_NOISE_Z,
+};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -215,6 +220,8 @@ pub struct Site {
     pub feed_entries: usize,
     /// The runs the site sets side by side.
     pub compare: Vec<CompareSpec>,
+    /// The noise between runs the site states (`noise`), rule by rule.
+    pub noise: Vec<NoiseRule>,
     /// Field positions.
     pub spans: Spans,
 }

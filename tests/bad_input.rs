@@ -150,6 +150,7 @@ macro_rules! cases {
 cases! {
     compare_names_that_do_not_exist,
     compare_of_runs_in_site_yaml,
+    noise_rules_that_do_not_read,
     affected_before_introduced,
     affected_index_after_a_bad_item,
     alias_over_a_built_in_file,

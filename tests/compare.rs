@@ -63,7 +63,7 @@ fn repeats_that_overlap_make_a_change_within_noise() {
     // requests each, which the check flags on both sides.
     assert_eq!(
         r.stdout,
-        "vLLM 0.30 against 0.29: better, output throughput +0.8%; 0 changes beyond noise, 1 within noise.\n\
+        "vLLM 0.30 against 0.29: output throughput +0.8%, within the spread of 2 repeated runs (±1.7%).\n\
          Both sides lost requests (2 of 200 each), so their figures are of the completed ones only (flagged by no-lost-requests).\n\
          \n\
          Compared: vLLM 0.29 (baseline, 2 files; flagged: lost requests), vLLM 0.30 (2 files; flagged: lost requests)\n\
@@ -72,7 +72,7 @@ fn repeats_that_overlap_make_a_change_within_noise() {
          vLLM 0.29: 2 of 200 requests lost\n  \
          vLLM 0.30: 2 of 200 requests lost\n  \
          metric             vLLM 0.29                    vLLM 0.30                    change\n  \
-         Output throughput  605 tok/s (600–610, 2 runs)  610 tok/s (605–615, 2 runs)  +0.8% better, within noise\n"
+         Output throughput  605 tok/s (600–610, 2 runs)  610 tok/s (605–615, 2 runs)  +0.8%, within noise (±1.7%)\n"
     );
 }
 
@@ -110,13 +110,13 @@ fn repeats_apart_make_a_change_beyond_noise() {
         v["verdict"],
         serde_json::json!({
             "better": 1, "worse": 0, "same": 0, "beyond_noise": 1, "within_noise": 0, "untested": 0,
-            "words": "vLLM 0.30 against 0.29: better, output throughput +16%; 1 change beyond noise, 0 within noise.",
+            "words": "vLLM 0.30 against 0.29: output throughput +16% better, beyond the spread of 2 repeated runs (±1.7%).",
         })
     );
     assert_eq!(v["workloads"][0]["verdict"], v["verdict"]);
     // Markdown, for an issue.
     let md = site.run(&["compare", "v029", "v030", "--format", "markdown"]);
-    assert!(md.stdout.contains("| metric | vLLM 0.29 | vLLM 0.30 | change |\n|---|---:|---:|---|\n| Output throughput | 605.0 tok/s (600.0–610.0, 2 runs) | 702.5 tok/s (700.0–705.0, 2 runs) | +16% better, beyond noise |\n"), "{}", md.stdout);
+    assert!(md.stdout.contains("| metric | vLLM 0.29 | vLLM 0.30 | change |\n|---|---:|---:|---|\n| Output throughput | 605.0 tok/s (600.0–610.0, 2 runs) | 702.5 tok/s (700.0–705.0, 2 runs) | +16% better, beyond noise (±1.7%) |\n"), "{}", md.stdout);
     // A latency that went up is worse, one that went down better, a
     // throughput that went up better, and one that did not move the
     // same: each metric's direction as the tools define it (a time is
@@ -223,8 +223,13 @@ fn one_measurement_each_is_not_called_significant() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("untested: each side measured the workload once, so the change is not tested against noise"), "{}", r.stdout);
-    // A stated band judges them.
+    assert!(r.stdout.contains("untested: single runs of each side and no bound to judge them by, so the change is not tested against noise, only its size is known"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("vLLM 0.30 (b.json) against vLLM 0.30 (a.json): both metrics untested, single runs: worse on 1 (TTFT p99 +13%), better on 1 (output throughput +15%).\n"),
+        "{}",
+        r.stdout
+    );
+    // A stated bound judges them.
     let r = site.run(&[
         "compare",
         a.to_str().unwrap(),
@@ -235,10 +240,37 @@ fn one_measurement_each_is_not_called_significant() {
         "20",
     ]);
     assert!(
-        r.stdout.contains("+15% better, within ±20%"),
+        r.stdout.contains("+15%, within noise (±20%)"),
         "{}",
         r.stdout
     );
+    // Without --noise, the noise the site states (site.yaml's rule for
+    // vLLM's output throughput) judges them; the latency, which no rule
+    // names, stays untested.
+    let mut yaml = site.read("site.yaml");
+    yaml.push_str("noise:\n  - engine: vllm\n    metric: output_throughput\n    percent: 10\n");
+    site.write("site.yaml", &yaml);
+    let r = site.run(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--engine",
+        "vllm",
+        "--metric",
+        "output_throughput",
+        "--metric",
+        "ttft_ms_p99",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = &v["workloads"][0]["rows"];
+    assert_eq!(
+        rows[0]["changes"][1]["words"],
+        "+15% better, beyond the noise site.yaml states (±10%)"
+    );
+    assert_eq!(rows[1]["changes"][1]["noise"], "untested");
 }
 
 #[test]
@@ -350,21 +382,28 @@ fn the_bundled_comparison_shows_the_reports_deltas() {
     // NVFP4 the baseline; vLLM's change at each depth, as the report has it.
     // Each change better or worse by the table's `better: higher`, in
     // words; 56 has a tenth beside 44.3.
+    // The record states the report's noise of a one-sample sweep, ±5–10%,
+    // at its top: +0.5% and −7.7% are within it, neither better nor worse.
     for row in [
-        "0 127.1 tok/s 117.3 tok/s −8% worse, untested",
-        "4,096 87.1 tok/s 87.5 tok/s +0.5% better, untested",
-        "8,192 73.1 tok/s 76.7 tok/s +5% better, untested",
-        "16,384 44.3 tok/s 56.0 tok/s +26% better, untested",
-        "32,768 24.2 tok/s 32.7 tok/s +35% better, untested",
+        "0 127.1 tok/s 117.3 tok/s −7.7%, within noise (±10%)",
+        "4,096 87.1 tok/s 87.5 tok/s +0.5%, within noise (±10%)",
+        "8,192 73.1 tok/s 76.7 tok/s +4.9%, within noise (±10%)",
+        "16,384 44.3 tok/s 56.0 tok/s +26% better, beyond noise (±10%)",
+        "32,768 24.2 tok/s 32.7 tok/s +35% better, beyond noise (±10%)",
     ] {
         assert!(text.contains(row), "{row}\n{text}");
     }
+    // Its verdict names the sides in its title's order, NInfer first.
+    assert!(
+        text.contains("NInfer NVFP4 against vLLM 0.27.1 MTP@3, each change vLLM 0.27.1 MTP@3&#39;s: better on 2 of 5 workloads beyond noise (context depth 32,768 +35%, context depth 16,384 +26%); 3 within noise (context depth 0 −7.7%, …)."),
+        "{text}"
+    );
     assert!(
         text.contains("Context depth NInfer NVFP4 (baseline) vLLM 0.27.1 MTP@3 0 127.1"),
         "{text}"
     );
     assert!(
-        page.contains("<span class=\"change change-worse noise-untested\"><span class=\"change-head\">−8% worse,</span>"),
+        page.contains("<span class=\"change change-within noise-within\"><span class=\"change-head\">−7.7%,</span>"),
         "{page}"
     );
     // The run links it, and the index lists it.
@@ -410,19 +449,28 @@ fn a_site_comparison_and_what_changed_on_the_version_page() {
         seen(&std::fs::read_to_string(out.path().join("engines/vllm/0.30/index.html")).unwrap());
     assert!(version.contains("Runs of vLLM 0.30"), "{version}");
     assert!(version.contains("What changed since 0.29"), "{version}");
-    // Its verdict first, over every metric both measured.
+    // Its verdict first, under the page's, over every metric both
+    // measured, and said once: judged as the workload's series judges it
+    // (two runs of each version: their spread is the noise).
     assert!(
-        version.contains("What changed since 0.29 The workloads that 0.29 and 0.30 both measured, 0.29 the baseline; every run of a version counts as a measurement of it. vLLM 0.30 against 0.29: better on 1 of 10 metrics (output throughput +16%), the same on 9; 1 change beyond noise, 9 within noise. Flagged. Both sides lost requests (2 of 200 each), so their figures are of the completed ones only (flagged by no-lost-requests)."),
+        version.contains("vLLM 0.30: 1 finding affects it; 1 more is in range, untested. vLLM 0.30 against 0.29: better on 1 of 10 metrics beyond noise (output throughput +16%); the same on 9. What changed ."),
+        "{version}"
+    );
+    assert_eq!(
+        version.matches("vLLM 0.30 against 0.29:").count(),
+        1,
         "{version}"
     );
     assert!(
-        version.contains("Output throughput 605.0 tok/s (600.0–610.0, 2 runs) 702.5 tok/s (700.0–705.0, 2 runs) +16% better, beyond noise"),
+        version.contains("What changed since 0.29 The workloads that 0.29 and 0.30 both measured, 0.29 the baseline; every run of a version counts as a measurement of it. The verdict is under the page's title. Flagged. Both sides lost requests (2 of 200 each), so their figures are of the completed ones only (flagged by no-lost-requests)."),
         "{version}"
     );
     assert!(
-        version.contains(
-            "TTFT p99 530.8 ms (2 runs, alike) 530.8 ms (2 runs, alike) 0% same, within noise"
-        ),
+        version.contains("Output throughput 605.0 tok/s (600.0–610.0, 2 runs) 702.5 tok/s (700.0–705.0, 2 runs) +16% better, beyond noise (±1.7%)"),
+        "{version}"
+    );
+    assert!(
+        version.contains("TTFT p99 530.8 ms (2 runs, alike) 530.8 ms (2 runs, alike) 0% the same"),
         "{version}"
     );
     // Right after what affects the version, before the findings in range
@@ -443,7 +491,7 @@ fn a_site_comparison_and_what_changed_on_the_version_page() {
     );
     let home = seen(&home);
     assert!(
-        home.contains("Runs compared vLLM 0.29 against 0.30 vLLM 0.30 against 0.29: better, output throughput +16%; 1 change beyond noise, 0 within noise. Both sides lost requests (2 of 200 each), so their figures are of the completed ones only (flagged by no-lost-requests). The index of comparisons"),
+        home.contains("Runs compared vLLM 0.29 against 0.30 vLLM 0.29 against 0.30, each change vLLM 0.30&#39;s: output throughput +16% better, beyond the spread of 2 repeated runs (±1.7%). Both sides lost requests (2 of 200 each), so their figures are of the completed ones only (flagged by no-lost-requests). The index of comparisons"),
         "{home}"
     );
     let index = std::fs::read_to_string(out.path().join("compare/index.html")).unwrap();
@@ -605,7 +653,7 @@ fn a_side_that_ran_fewer_than_asked_is_marked_citing_the_findings() {
     // explain why fewer ran, and nothing is said of it.
     assert!(
         r.stdout.starts_with(
-            "vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): worse, output throughput −29%; each side ran once, so no change is tested against noise.\n\
+            "vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): output throughput −29% worse, single runs: not tested against noise.\n\
              Both sides ran fewer requests at once than asked (flagged by concurrency-achieved).\n\
              Servers, vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): KV cache the same (32,336 tokens); at most 2 requests at once on each; 3 preemptions on each.\n\
              \n\
@@ -651,7 +699,7 @@ fn a_side_that_ran_fewer_than_asked_is_marked_citing_the_findings() {
     let page = std::fs::read_to_string(out.path().join("compare/starts/index.html")).unwrap();
     let text = seen(&page);
     assert!(
-        text.contains("Two starts of vLLM 0.30 vLLM 0.30.0 (2) against vLLM 0.30.0 (1): worse on 1 of 2 metrics (output throughput −29%), the same on 1; 0 changes beyond noise, 1 within noise, 1 untested (one measurement each). Flagged. Both sides ran fewer requests at once than asked (flagged by concurrency-achieved). Their values are marked “ran ≤N of M”: figures of fewer requests at once than the workload’s heading says. See F7 : The cache size changed between starts."),
+        text.contains("Two starts of vLLM 0.30 vLLM 0.30.0 (2) against vLLM 0.30.0 (1): 1 of 2 metrics untested, single runs: worse on 1 (output throughput −29%); the same on 1. Flagged. Both sides ran fewer requests at once than asked (flagged by concurrency-achieved). Their values are marked “ran ≤N of M”: figures of fewer requests at once than the workload’s heading says. See F7 : The cache size changed between starts."),
         "{text}"
     );
     assert!(
@@ -747,7 +795,7 @@ fn bundled_with_live_runs(compared: bool) -> tempfile::TempDir {
 /// 26,093 and 29,127 tokens) and the metrics (at most 10 and 11 running,
 /// 21 and 22 preemptions); 32 requests of 2,816 / 32 = 88 tokens in and
 /// 32,000 / 32 = 1,000 out.
-const LIVE_VERDICT: &str = "vLLM 0.30.0 against 0.29.0: worse on 6 of 8 metrics (output throughput −7%, ITL p99 +24%, …), better on 1, the same on 1; each side ran once, so no change is tested against noise.";
+const LIVE_VERDICT: &str = "vLLM 0.30.0 against 0.29.0: 7 of 8 metrics untested, single runs: worse on 6 (ITL p99 +24%, output throughput −7.4%, …), better on 1 (TTFT p99 −5.6%); the same on 1.";
 const LIVE_SERVERS: &str = "Servers, vLLM 0.30.0 against 0.29.0: KV cache +12% (29,127 tokens against 26,093); at most 11 requests at once against 10; 22 preemptions against 21.";
 const LIVE_WHY: &str = "Why fewer ran: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.29.0) and 29,127 (vLLM 0.30.0), and 21 and 22 requests were preempted.";
 
@@ -846,16 +894,17 @@ fn the_recorded_runs_compared_on_the_site_say_it_first() {
         .unwrap(),
     );
     assert!(
-        c1.starts_with("Comparisons NInfer NVFP4 against vLLM 0.27.1 MTP@3 Comparison NInfer NVFP4 against vLLM 0.27.1 MTP@3 The report's own comparison"),
+        c1.starts_with("Comparisons vLLM 0.27.1 MTP@3 against NInfer NVFP4 Comparison vLLM 0.27.1 MTP@3 against NInfer NVFP4 The report's own comparison"),
         "{c1}"
     );
     let page = std::fs::read_to_string(out.path().join("compare/c-live/index.html")).unwrap();
     let text = seen(&page);
-    // Titled by its sides, the record giving none; the verdict, the
-    // flags, the servers and why fewer ran before the first table.
+    // Titled by its sides as its verdict names them, the record giving
+    // none; the verdict, the flags, the servers and why fewer ran before
+    // the first table.
     assert!(
         text.starts_with(&format!(
-            "Comparisons vLLM 0.29.0 against 0.30.0 Comparison vLLM 0.29.0 against 0.30.0 {LIVE_VERDICT} \
+            "Comparisons vLLM 0.30.0 against 0.29.0 Comparison vLLM 0.30.0 against 0.29.0 {LIVE_VERDICT} \
              Flagged. Both sides ran fewer requests at once than asked (flagged by concurrency-achieved). \
              Their values are marked “ran ≤N of M”: figures of fewer requests at once than the workload’s heading says. \
              {LIVE_SERVERS} {LIVE_WHY} qwen3.8-27b-w4a16-autoround"
@@ -868,7 +917,7 @@ fn the_recorded_runs_compared_on_the_site_say_it_first() {
     );
     insta::assert_snapshot!("recorded_runs_comparison_main", main_of(&page));
     assert!(
-        page.contains("<title>vLLM 0.29.0 against 0.30.0 · "),
+        page.contains("<title>vLLM 0.30.0 against 0.29.0 · "),
         "{page}"
     );
     for f in [
@@ -881,14 +930,36 @@ fn the_recorded_runs_compared_on_the_site_say_it_first() {
     ] {
         assert!(!page.contains(f), "the comparison cites {f}");
     }
-    // The 0.30 page's "What changed since 0.29", the same verdict through
-    // the same view, citing neither.
+    // The 0.30 page: the same verdict under its own, said once, and
+    // "What changed since 0.29" through the same view, citing neither.
     let version = std::fs::read_to_string(out.path().join("engines/vllm/0.30/index.html")).unwrap();
-    let changed = &version[version.find("id=\"changed-heading\"").unwrap()..];
-    let changed = &changed[..changed.find("</section>").unwrap()];
     let words = LIVE_VERDICT.replace("0.30.0 against 0.29.0", "0.30 against 0.29");
     assert!(
-        changed.contains(&format!("<p class=\"compare-verdict\">{words}</p>")),
+        version.contains(&format!("<p class=\"version-trend compare-verdict\">{words} <a href=\"#changed-heading\">What changed</a>.</p>")),
+        "{version}"
+    );
+    assert_eq!(version.matches(words.as_str()).count(), 1, "{version}");
+    // Its own verdict first: of the four findings that affect it, F8 is
+    // the one live30 showed, counted so and listed first (issue 43).
+    assert!(
+        version.contains("<p class=\"version-verdict has-affected\">vLLM 0.30: 4 findings affect it, 1 of them shown by this site&#39;s runs; 3 more are in range, untested.</p>"),
+        "{version}"
+    );
+    let section = &version[version.find("id=\"sec-affected\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let ids: Vec<&str> = section
+        .match_indices("<article class=\"card card-compact")
+        .map(|(i, _)| {
+            let rest = &section[i..];
+            let rest = &rest[rest.find("data-id=\"").unwrap() + 9..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(ids, ["8", "2", "6", "7"], "F8, shown by live30, first");
+    let changed = &version[version.find("id=\"changed-heading\"").unwrap()..];
+    let changed = &changed[..changed.find("</section>").unwrap()];
+    assert!(
+        changed.contains("<span class=\"change-head\">−7.4% worse,</span> <span class=\"change-noise\" title=\"−7.4% worse, single runs: not tested against noise\">untested</span>"),
         "{changed}"
     );
     for f in ["F5", "F9", "/f/5/", "/f/9/"] {
@@ -897,7 +968,7 @@ fn the_recorded_runs_compared_on_the_site_say_it_first() {
     // The lists: the verdict and the flags in a line.
     let index = seen(&std::fs::read_to_string(out.path().join("compare/index.html")).unwrap());
     assert!(
-        index.contains(&format!("vLLM 0.29.0 against 0.30.0 {LIVE_VERDICT} Both sides ran fewer requests at once than asked (flagged by concurrency-achieved).")),
+        index.contains(&format!("vLLM 0.30.0 against 0.29.0 {LIVE_VERDICT} Both sides ran fewer requests at once than asked (flagged by concurrency-achieved).")),
         "{index}"
     );
     let home = seen(&std::fs::read_to_string(out.path().join("index.html")).unwrap());

@@ -395,14 +395,14 @@ fn compare_sets_the_recorded_vllm_runs_side_by_side() {
     );
     assert!(
         r.stdout.contains(
-            "  Output throughput  336.3 tok/s, ran ≤10 of 32  341.4 tok/s, ran ≤10 of 32  +2% better, untested\n"
+            "  Output throughput  336.3 tok/s, ran ≤10 of 32  341.4 tok/s, ran ≤10 of 32  +1.5% better, untested\n"
         ),
         "{}",
         r.stdout
     );
     assert!(
         r.stdout.contains(
-            "  TTFT p99           73.45 s, ran ≤10 of 32      72.66 s, ran ≤10 of 32      −1% better, untested\n"
+            "  TTFT p99           73.45 s, ran ≤10 of 32      72.66 s, ran ≤10 of 32      −1.1% better, untested\n"
         ),
         "{}",
         r.stdout
@@ -435,8 +435,8 @@ fn compare_three_recorded_runs_with_what_their_servers_ran() {
         "  vLLM 0.28.0 (xray): ran at most 10 requests at once of the 32 asked; 21 preemptions; KV cache 26,093 tokens\n",
         "  vLLM 0.29.0 (live): ran at most 10 requests at once of the 32 asked; 21 preemptions; KV cache 26,093 tokens\n",
         "  SGLang (live): ran at most 5 requests at once of the 32 asked; running limit 10; 0 preemptions; KV cache 5,930 tokens\n",
-        "  Output throughput  336.3 tok/s, ran ≤10 of 32  341.4 tok/s, ran ≤10 of 32  223.0 tok/s, ran ≤5 of 32  +2% better, untested        −34% worse, untested\n",
-        "  TTFT p99           73.45 s, ran ≤10 of 32      72.66 s, ran ≤10 of 32      123.34 s, ran ≤5 of 32     −1% better, untested        +68% worse, untested\n",
+        "  Output throughput  336.3 tok/s, ran ≤10 of 32  341.4 tok/s, ran ≤10 of 32  223.0 tok/s, ran ≤5 of 32  +1.5% better, untested      −34% worse, untested\n",
+        "  TTFT p99           73.45 s, ran ≤10 of 32      72.66 s, ran ≤10 of 32      123.34 s, ran ≤5 of 32     −1.1% better, untested      +68% worse, untested\n",
         "\nran fewer: vLLM 0.28.0 (xray), vLLM 0.29.0 (live) and SGLang (live) ran fewer requests at once than the workload asked for",
         "\n  F5   SGLang ran a hybrid model one request at a time  https://example.org/findings/f/5/\n",
         "\nAll 3 sides ran fewer requests at once than asked (flagged by concurrency-achieved).\n",

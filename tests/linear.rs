@@ -70,7 +70,7 @@ const YAMLS: [Yaml; 3] = [
         title_line: 1,
         end_line: 19,
         broken: "4 findings and 1 run",
-        known: "known fields: title, base_url, description, author, groups, engines, nav_engines, page_size, home_entries, feed_entries, compare",
+        known: "known fields: title, base_url, description, author, groups, engines, nav_engines, page_size, home_entries, feed_entries, compare, noise",
     },
 ];
 

@@ -697,7 +697,7 @@ fn compare_sets_the_reports_of_an_issue_side_by_side() {
     assert_eq!(c.code, 0, "{}{}", c.stdout, c.stderr);
     assert!(
         c.stdout.starts_with(
-            "comment 2 against the issue body: worse on both metrics (output throughput −10%, TTFT p99 +26%); each side ran once, so no change is tested against noise.\n\
+            "comment 2 against the issue body: both metrics untested, single runs: worse on 2 (TTFT p99 +26%, output throughput −10%).\n\
              \n\
              Compared: the issue body (baseline, 1 file), comment 2 (1 file)\n"
         ),

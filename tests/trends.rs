@@ -6,9 +6,12 @@
 //! format and its exit codes; `findings compare` of two builds; the
 //! workload pages, their CSV and `workloads.json` against its schema.
 //! Every figure asserted is one the files print (`1,577.96 ± 12.64`),
-//! read from the files here, and every change is held to the rule: its
-//! percent from the two values, its direction by the metric, beyond
-//! noise exactly where the two ± ranges are apart.
+//! read from the files here, and every change is held to the rule, worked
+//! out here again: its percent from the two values, its direction by the
+//! metric, and its noise the series' history (the builds before it, at
+//! most five and at least three, whose mean the new value must pass by 3
+//! standard deviations, widened by its ±), untested before there are
+//! three; llama-bench's ± alone tests nothing.
 //!
 //! The files are other projects' data and are never copied into the
 //! repository: the folder comes from `FINDINGS_SHARED` (`.ci/run` sets it
@@ -130,6 +133,9 @@ fn imported(shared: &Path) -> (tempfile::TempDir, PathBuf, Vec<Report>) {
     (dir, root, reports)
 }
 
+/// The first line of `findings trends --engine llama-cpp` on the series.
+const FIRST: &str = "2 workloads of llama.cpp, 22 changes between versions: better on 3 of 22 beyond noise (gpt-oss 20B MXFP4 MoE · pp512: tokens a second +64% on llama.cpp 6486 against 6182, …); 15 within noise (gpt-oss 20B MXFP4 MoE · pp512: tokens a second +11% on llama.cpp 6735 against 6486, …); 3 untested, single runs: better on 3 (gpt-oss 20B MXFP4 MoE · tg128: tokens a second +2.2% on llama.cpp 6182 against 6122, gpt-oss 20B MXFP4 MoE · pp512: tokens a second +0.5% on llama.cpp 6182 against 6122, gpt-oss 20B MXFP4 MoE · tg128: tokens a second +1% on llama.cpp 6122 against 6119); the same on 1.";
+
 fn trends(root: &Path, more: &[&str]) -> Output {
     let mut args = vec!["trends"];
     args.extend(more);
@@ -173,25 +179,30 @@ fn trends_lists_each_build_to_build_change_with_its_direction_and_noise() {
     let r = trends(&root, &["--engine", "llama-cpp"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = &r.stdout;
-    assert!(
-        out.starts_with("2 workloads of llama.cpp, 22 changes between versions: 1 regression (gpt-oss 20B MXFP4 MoE · tg128: tokens a second −2.5% on llama.cpp 8577 against 7938), 13 improvements, 7 within noise, 1 the same.\n"),
-        "{out}"
-    );
+    // The first line: no regression (tg128's −2.5% at 8577 is within the
+    // noise of the five builds before it), three changes beyond it, and
+    // how many are untested and how large the largest is.
+    assert!(out.starts_with(&format!("{FIRST}\n")), "{out}");
     for line in [
-        "\ngpt-oss 20B MXFP4 MoE · pp512\n  https://example.org/workloads/gpt-oss-20b-mxfp4-moe-pp512/\n  Tokens a second · llama.cpp on Radeon 8060S Graphics, Vulkan\n    version  value                    run          change\n    6119     728.38 tok/s (±8.17)     llama-b6119\n",
-        "\n    6122     728.71 tok/s (±8.40)     llama-b6122  0% the same, within noise\n",
-        "\n    6486     1,204.49 tok/s (±13.52)  llama-b6486  +64% better, beyond noise: an improvement\n",
-        "\n    7938     1,397.71 tok/s (±70.15)  llama-b7938  −2.2% worse, within noise\n",
-        "\n    8577     1,577.96 tok/s (±12.64)  llama-b8577  +13% better, beyond noise: an improvement\n",
-        "\n    8743     1,574.45 tok/s (±16.63)  llama-b8743  −0.2% worse, within noise\n",
-        "\ngpt-oss 20B MXFP4 MoE · tg128\n  https://example.org/workloads/gpt-oss-20b-mxfp4-moe-tg128/\n  Tokens a second · llama.cpp on Radeon 8060S Graphics, Vulkan\n",
-        "\n    7938     80.99 tok/s (±0.06)  llama-b7938  +0.5% better, beyond noise: an improvement\n",
-        "\n    8577     78.94 tok/s (±0.01)  llama-b8577  −2.5% worse, beyond noise: a regression\n",
-        "\n    8743     79.03 tok/s (±0.17)  llama-b8743  +0.1% better, within noise\n",
-        "\n    8577: a regression no finding cites; start one: findings new \"Tokens a second −2.5% on llama.cpp 8577 against 7938 (gpt-oss 20B MXFP4 MoE · tg128)\" --group hidden-speed --engine llama-cpp --version 8577\n",
+        "\ngpt-oss 20B MXFP4 MoE · pp512\n  https://example.org/workloads/gpt-oss-20b-mxfp4-moe-pp512/\n  11 changes between versions: better on 2 of 11 beyond noise (tokens a second +64% on llama.cpp 6486 against 6182, tokens a second +13% on llama.cpp 8577 against 7938); 7 within noise (tokens a second +11% on llama.cpp 6735 against 6486, …); 1 untested, single runs: better on 1 (tokens a second +0.5% on llama.cpp 6182 against 6122); the same on 1.\n  Tokens a second · llama.cpp on Radeon 8060S Graphics, Vulkan\n    version  value                    run          change\n    6119     728.38 tok/s (±8.17)     llama-b6119\n",
+        "\n    6122     728.71 tok/s (±8.40)     llama-b6122  0% the same\n",
+        "\n    6182     732.35 tok/s (±7.51)     llama-b6182  +0.5% better, untested\n",
+        "\n    6486     1,204.49 tok/s (±13.52)  llama-b6486  +64% better, beyond noise (±2.8%)\n",
+        "\n    6735     1,340.77 tok/s (±10.85)  llama-b6735  +11%, within noise (±85%)\n",
+        "\n    7938     1,397.71 tok/s (±70.15)  llama-b7938  −2.2%, within noise (±24%)\n",
+        "\n    8577     1,577.96 tok/s (±12.64)  llama-b8577  +13% better, beyond noise (±8.6%)\n",
+        "\n    8743     1,574.45 tok/s (±16.63)  llama-b8743  −0.2%, within noise (±19%)\n",
+        "\ngpt-oss 20B MXFP4 MoE · tg128\n  https://example.org/workloads/gpt-oss-20b-mxfp4-moe-tg128/\n  11 changes between versions: better on 1 of 11 beyond noise (tokens a second +4% on llama.cpp 6486 against 6182); 8 within noise (tokens a second +3.2% on llama.cpp 7423 against 7034, tokens a second +0.3% on llama.cpp 6735 against 6486, …); 2 untested, single runs: better on 2 (tokens a second +2.2% on llama.cpp 6182 against 6122, tokens a second +1% on llama.cpp 6122 against 6119).\n  Tokens a second · llama.cpp on Radeon 8060S Graphics, Vulkan\n",
+        "\n    6122     70.49 tok/s (±0.04)  llama-b6122  +1% better, untested\n",
+        "\n    6486     74.94 tok/s (±0.14)  llama-b6486  +4% better, beyond noise (±5.1%)\n",
+        "\n    7938     80.99 tok/s (±0.06)  llama-b7938  +0.5%, within noise (±9.9%)\n",
+        "\n    8577     78.94 tok/s (±0.01)  llama-b8577  −2.5%, within noise (±9.4%)\n",
+        "\n    8743     79.03 tok/s (±0.17)  llama-b8743  +0.1%, within noise (±6%)\n",
+        "\n    9187     79.78 tok/s (±0.23)  llama-b9187  +0.9%, within noise (±3.7%)\n",
     ] {
         assert!(out.contains(line), "{line}\n---\n{out}");
     }
+    assert!(!out.contains("regression"), "{out}");
     // Every build, in build order (6119 before 9187, as numbers), in each
     // workload's table, once.
     let builds: Vec<&str> = reports.iter().map(|r| r.build.as_str()).collect();
@@ -273,10 +284,42 @@ fn trends_json_has_the_files_figures_and_every_change_follows_the_rule() {
             let (va, vb) = (a["value"].as_f64().unwrap(), b["value"].as_f64().unwrap());
             let pct = (vb - va) / va * 100.0;
             assert!((c["pct"].as_f64().unwrap() - pct).abs() < 1e-9, "{c}");
-            // Beyond noise exactly where the ± ranges are apart.
-            let apart = a["high"].as_f64().unwrap() < b["low"].as_f64().unwrap()
-                || b["high"].as_f64().unwrap() < a["low"].as_f64().unwrap();
-            assert_eq!(c["noise"], if apart { "beyond" } else { "within" }, "{c}");
+            // The noise, worked out again: the builds before it (at most
+            // five, at least three), whose mean it must pass by 3 sample
+            // standard deviations widened by its own ±, on the side it
+            // moved to; the ± alone never tests a change.
+            let i = points
+                .iter()
+                .position(|p| p["version"] == b["version"])
+                .unwrap();
+            let history: Vec<f64> = points[i.saturating_sub(5)..i]
+                .iter()
+                .map(|p| p["value"].as_f64().unwrap())
+                .collect();
+            let noise = if history.len() < 3 {
+                "untested"
+            } else {
+                let n = history.len() as f64;
+                let mean = history.iter().sum::<f64>() / n;
+                let sd =
+                    (history.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+                let reach = 3.0 * sd + (b["high"].as_f64().unwrap() - vb);
+                if (vb > mean + reach && pct > 0.0) || (vb < mean - reach && pct < 0.0) {
+                    "beyond"
+                } else {
+                    "within"
+                }
+            };
+            assert_eq!(c["noise"], noise, "{c}");
+            assert_eq!(
+                c["noise_from"],
+                if noise == "untested" {
+                    Value::Null
+                } else {
+                    "history".into()
+                },
+                "{c}"
+            );
             // Tokens a second: higher is better; a change rounding to 0%
             // is the same.
             let direction = if pct.abs() < 0.05 {
@@ -293,18 +336,29 @@ fn trends_json_has_the_files_figures_and_every_change_follows_the_rule() {
         }
     }
     assert_eq!(total, 22);
+    // 8577's −2.5% on tg128 is worse, and within the noise of the builds
+    // before it (75.19 to 80.99 tok/s), not a regression; pp512's +13%
+    // there is beyond theirs.
     let tg = &workloads[1]["metrics"][0];
     assert_eq!(tg["points"][9]["value"], 78.94);
     assert_eq!(tg["changes"][8]["from"], "7938");
     assert_eq!(tg["changes"][8]["to"], "8577");
     assert_eq!(tg["changes"][8]["direction"], "worse");
-    assert_eq!(tg["changes"][8]["noise"], "beyond");
+    assert_eq!(tg["changes"][8]["noise"], "within");
+    assert_eq!(tg["changes"][8]["kind"], "within noise");
+    assert_eq!(tg["changes"][8]["words"], "−2.5%, within noise (±9.4%)");
+    assert_eq!(tg["points"][9]["change"], "within noise");
     assert!((tg["changes"][8]["pct"].as_f64().unwrap() - (-2.531176688480056)).abs() < 1e-9);
     let pp = &workloads[0]["metrics"][0];
     assert_eq!(pp["changes"][8]["direction"], "better");
     assert_eq!(pp["changes"][8]["noise"], "beyond");
+    assert_eq!(pp["changes"][8]["kind"], "improvement");
     assert_eq!(pp["changes"][7]["direction"], "worse");
-    assert_eq!(pp["changes"][7]["noise"], "within", "±70.15 overlaps");
+    assert_eq!(pp["changes"][7]["noise"], "within");
+    // The first two changes of each: too few builds before them.
+    assert_eq!(tg["changes"][0]["noise"], "untested");
+    assert_eq!(tg["changes"][1]["noise"], "untested");
+    assert_eq!(tg["changes"][2]["kind"], "improvement", "6486's +4%");
 }
 
 /// Exit codes for CI: 1 on a regression under `--fail-on regression`,
@@ -314,17 +368,61 @@ fn trends_json_has_the_files_figures_and_every_change_follows_the_rule() {
 fn trends_fails_on_a_regression_and_says_why_it_cannot_run() {
     let Some(shared) = shared() else { return };
     let (_dir, root, _) = imported(&shared);
+    // No change of the series passes its noise in the worse direction.
     let r = trends(&root, &["--engine", "llama-cpp", "--fail-on", "regression"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.starts_with(&format!("{FIRST}\n")), "{}", r.stdout);
+    // A CI job that accepts single runs states its bound: at 2%, 8577's
+    // −2.5% on tg128 is a regression (the two builds' ± widen 2% to
+    // 2.1%), and the job fails; at 5% nothing is.
+    let r = trends(
+        &root,
+        &[
+            "--engine",
+            "llama-cpp",
+            "--threshold",
+            "2",
+            "--fail-on",
+            "regression",
+        ],
+    );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains(": a regression\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("2 workloads of llama.cpp, 22 changes between versions: better on 8 of 22 beyond noise (gpt-oss 20B MXFP4 MoE · pp512: tokens a second +64% on llama.cpp 6486 against 6182, …), worse on 1 (gpt-oss 20B MXFP4 MoE · tg128: tokens a second −2.5% on llama.cpp 8577 against 7938); 12 within noise"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("\n    8577     78.94 tok/s (±0.01)  llama-b8577  −2.5% worse, beyond noise (±2.1%)\n")
+            && r.stdout.contains("\n    8577: a regression no finding cites; start one: findings new \"Tokens a second −2.5% on llama.cpp 8577 against 7938 (gpt-oss 20B MXFP4 MoE · tg128)\" --group hidden-speed --engine llama-cpp --version 8577\n"),
+        "{}",
+        r.stdout
+    );
+    let r = trends(
+        &root,
+        &[
+            "--engine",
+            "llama-cpp",
+            "--threshold",
+            "5",
+            "--fail-on",
+            "regression",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = trends(&root, &["--threshold", "0"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "error: --threshold: 0 is not a bound in percent\n  hint: a number more than 0 and at most 100: --threshold 5 for ±5%\n"
+    );
     let r = trends(&root, &["--engine", "llama-cpp", "--fail-on", "never"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    // From 8577 on, tg128's fall against 7938 is not among the changes.
     let r = trends(&root, &["--since", "8577", "--fail-on", "regression"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout.starts_with(
-            "2 workloads since 8577, 4 changes between versions: 2 improvements, 2 within noise.\n"
+            "2 workloads since 8577, 4 changes between versions: all 4 within noise (gpt-oss 20B MXFP4 MoE · pp512: tokens a second +7.5% on llama.cpp 9187 against 8743, gpt-oss 20B MXFP4 MoE · pp512: tokens a second −0.2% on llama.cpp 8743 against 8577, …).\n"
         ),
         "{}",
         r.stdout
@@ -375,7 +473,7 @@ fn trends_fails_on_a_regression_and_says_why_it_cannot_run() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.starts_with(
-            "1 workload since b8577, 2 changes between versions: 1 improvement, 1 within noise.\n"
+            "1 workload since b8577, 2 changes between versions: both within noise (tokens a second +0.9% on llama.cpp 9187 against 8743, tokens a second +0.1% on llama.cpp 8743 against 8577).\n"
         ),
         "{}",
         r.stdout
@@ -389,36 +487,50 @@ fn trends_as_markdown_and_as_github_workflow_commands() {
     let (_dir, root, _) = imported(&shared);
     let r = trends(&root, &["--format", "markdown"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = FIRST.replace(" of llama.cpp,", ",");
     for line in [
-        "**2 workloads, 22 changes between versions: 1 regression (gpt-oss 20B MXFP4 MoE · tg128: tokens a second −2.5% on llama.cpp 8577 against 7938), 13 improvements, 7 within noise, 1 the same.**\n",
-        "\n### [gpt-oss 20B MXFP4 MoE · pp512](https://example.org/workloads/gpt-oss-20b-mxfp4-moe-pp512/)\n\nTokens a second · llama.cpp on Radeon 8060S Graphics, Vulkan\n\n| Version | Value | Run | Change |\n|---|--:|---|---|\n| 6119 | 728.38 tok/s (±8.17) | [llama-b6119](https://example.org/runs/llama-b6119/) |  |\n",
-        "\n| 8577 | 1,577.96 tok/s (±12.64) | [llama-b8577](https://example.org/runs/llama-b8577/) | +13% better, beyond noise: an improvement |\n",
-        "\n| 8577 | 78.94 tok/s (±0.01) | [llama-b8577](https://example.org/runs/llama-b8577/) | −2.5% worse, beyond noise: a regression |\n",
-        "\n- 8577: a regression no finding cites; start one: `findings new \"Tokens a second −2.5% on llama.cpp 8577 against 7938 (gpt-oss 20B MXFP4 MoE · tg128)\" --group hidden-speed --engine llama-cpp --version 8577`\n",
+        format!("**{first}**\n"),
+        "\n### [gpt-oss 20B MXFP4 MoE · pp512](https://example.org/workloads/gpt-oss-20b-mxfp4-moe-pp512/)\n\n11 changes between versions: better on 2 of 11 beyond noise (tokens a second +64% on llama.cpp 6486 against 6182, tokens a second +13% on llama.cpp 8577 against 7938); 7 within noise (tokens a second +11% on llama.cpp 6735 against 6486, …); 1 untested, single runs: better on 1 (tokens a second +0.5% on llama.cpp 6182 against 6122); the same on 1.\n\nTokens a second · llama.cpp on Radeon 8060S Graphics, Vulkan\n\n| Version | Value | Run | Change |\n|---|--:|---|---|\n| 6119 | 728.38 tok/s (±8.17) | [llama-b6119](https://example.org/runs/llama-b6119/) |  |\n".to_string(),
+        "\n| 8577 | 1,577.96 tok/s (±12.64) | [llama-b8577](https://example.org/runs/llama-b8577/) | +13% better, beyond noise (±8.6%) |\n".to_string(),
+        "\n| 8577 | 78.94 tok/s (±0.01) | [llama-b8577](https://example.org/runs/llama-b8577/) | −2.5%, within noise (±9.4%) |\n".to_string(),
     ] {
-        assert!(r.stdout.contains(line), "{line}\n---\n{}", r.stdout);
+        assert!(r.stdout.contains(&line), "{line}\n---\n{}", r.stdout);
     }
     let r = trends(&root, &["--format", "github"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
-    let errors: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::error")).collect();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("::error")),
+        "{}",
+        r.stdout
+    );
+    let notices: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::notice")).collect();
+    assert_eq!(notices.len(), 3, "a notice per improvement");
+    assert_eq!(
+        notices[2],
+        &"::notice title=Improvement%3A gpt-oss 20B MXFP4 MoE · tg128::Tokens a second +4%25 better on llama.cpp on Radeon 8060S Graphics, Vulkan 6486 against 6182: 74.94 tok/s against 72.05 tok/s, beyond the noise of the 3 versions before (±5.1%25, z 3).%0Ahttps://example.org/workloads/gpt-oss-20b-mxfp4-moe-tg128/"
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some(format!("findings trends: {first}").as_str())
+    );
+    // With a bound on the command line, the regression is an error.
+    let r = trends(&root, &["--format", "github", "--threshold", "2"]);
+    let errors: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::error"))
+        .collect();
     assert_eq!(
         errors,
-        [&"::error title=Regression%3A gpt-oss 20B MXFP4 MoE · tg128::Tokens a second −2.5%25 on llama.cpp on Radeon 8060S Graphics, Vulkan 8577 against 7938: 78.94 tok/s against 80.99 tok/s, beyond noise.%0Ahttps://example.org/workloads/gpt-oss-20b-mxfp4-moe-tg128/%0ANo finding cites it; start one: findings new \"Tokens a second −2.5%25 on llama.cpp 8577 against 7938 (gpt-oss 20B MXFP4 MoE · tg128)\" --group hidden-speed --engine llama-cpp --version 8577"]
-    );
-    assert_eq!(
-        lines.iter().filter(|l| l.starts_with("::notice")).count(),
-        13,
-        "a notice per improvement"
-    );
-    assert_eq!(
-        lines.last(),
-        Some(&"findings trends: 2 workloads, 22 changes between versions: 1 regression (gpt-oss 20B MXFP4 MoE · tg128: tokens a second −2.5% on llama.cpp 8577 against 7938), 13 improvements, 7 within noise, 1 the same.")
+        ["::error title=Regression%3A gpt-oss 20B MXFP4 MoE · tg128::Tokens a second −2.5%25 worse on llama.cpp on Radeon 8060S Graphics, Vulkan 8577 against 7938: 78.94 tok/s against 80.99 tok/s, beyond the bound given on the command line (±2.1%25).%0Ahttps://example.org/workloads/gpt-oss-20b-mxfp4-moe-tg128/%0ANo finding cites it; start one: findings new \"Tokens a second −2.5%25 on llama.cpp 8577 against 7938 (gpt-oss 20B MXFP4 MoE · tg128)\" --group hidden-speed --engine llama-cpp --version 8577"]
     );
 }
 
-/// `compare` of two builds: pp512 and tg128 as rows of their own, the
-/// ± as noise; the runs and the files give the same.
+/// `compare` of two builds: pp512 and tg128 as rows of their own, each
+/// with its ±, which tests nothing: two single runs are untested, and say
+/// how large their changes are; a bound stated judges them. The runs and
+/// the files give the same.
 #[test]
 fn compare_of_two_builds_sets_each_test_apart_with_its_noise() {
     let Some(shared) = shared() else { return };
@@ -438,7 +550,7 @@ fn compare_of_two_builds_sets_each_test_apart_with_its_noise() {
     for r in [&by_run, &by_file] {
         assert_eq!(r.code, 0, "{}", r.stderr);
         for line in [
-            "llama.cpp 8577 against 7938: worse on 1 of 2 workloads (tg128 −3%), better on 1; 2 changes beyond noise, 0 within noise.\n",
+            "llama.cpp 8577 against 7938: both workloads untested, single runs: worse on 1 (tg128 −2.5%), better on 1 (pp512 +13%).\n",
             "\ngpt-oss 20b mxfp4 moe · pp512 · on Radeon 8060S Graphics, Vulkan\n",
             "\ngpt-oss 20b mxfp4 moe · tg128 · on Radeon 8060S Graphics, Vulkan\n",
         ] {
@@ -448,8 +560,8 @@ fn compare_of_two_builds_sets_each_test_apart_with_its_noise() {
         assert!(!r.stdout.contains("within noise\n"), "{}", r.stdout);
     }
     for line in [
-        "  Tokens a second  1,398 tok/s (±70)  1,578 tok/s (±13)  +13% better, beyond noise\n",
-        "  Tokens a second  80.99 tok/s (±0.06)  78.94 tok/s (±0.01)  −3% worse, beyond noise\n",
+        "  Tokens a second  1,398 tok/s (±70)  1,578 tok/s (±13)  +13% better, untested\n",
+        "  Tokens a second  80.99 tok/s (±0.06)  78.94 tok/s (±0.01)  −2.5% worse, untested\n",
     ] {
         assert!(
             by_run.stdout.contains(line),
@@ -483,9 +595,19 @@ fn compare_of_two_builds_sets_each_test_apart_with_its_noise() {
     let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
     let (a, b) = (&rows[0], &rows[1]);
     assert!(near(a.0, 1397.71) && near(a.1, 70.15) && near(a.2, 1577.96) && near(a.3, 12.64));
-    assert_eq!((a.4, a.5), ("better", "beyond"));
+    assert_eq!((a.4, a.5), ("better", "untested"));
     assert!(near(b.0, 80.99) && near(b.1, 0.06) && near(b.2, 78.94) && near(b.3, 0.01));
-    assert_eq!((b.4, b.5), ("worse", "beyond"));
+    assert_eq!((b.4, b.5), ("worse", "untested"));
+    // A bound given judges them, widened by the two ±.
+    let r = run_in(
+        &root,
+        &["compare", "llama-b7938", "llama-b8577", "--noise", "2"],
+    );
+    assert!(
+        r.stdout.starts_with("llama.cpp 8577 against 7938: worse on 1 of 2 workloads beyond noise (tg128 −2.5%), better on 1 (pp512 +13%).\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 fn page(out: &Path, rel: &str) -> String {
@@ -566,17 +688,23 @@ fn the_site_has_a_page_per_workload_its_csv_and_workloads_json() {
     // The values and their ±, rounded for reading as the page rounds a
     // series (pp512's to a tenth).
     let pp = page(&out, "workloads/gpt-oss-20b-mxfp4-moe-pp512/index.html");
-    assert!(pp.contains("<td class=\"num\">1,578.0 tok/s<br><span class=\"muted small\">±12.6</span></td><td><span class=\"trend-change change-improvement\">+13% better, beyond noise</span>"));
+    assert!(pp.contains("<td class=\"num\">1,578.0 tok/s<br><span class=\"muted small\">±12.6</span></td><td><span class=\"trend-change change-improvement\">+13% better, beyond noise (±8.6%)</span>"));
     let tg = page(&out, "workloads/gpt-oss-20b-mxfp4-moe-tg128/index.html");
-    assert!(tg.contains("<td class=\"num\">78.94 tok/s<br><span class=\"muted small\">±0.01</span></td><td><span class=\"trend-change change-regression\">−2.5% worse, beyond noise</span>"));
-    assert!(tg.contains("<p class=\"note workload-regression\" role=\"note\"><strong>Regression.</strong> Tokens a second −2.5% worse, beyond noise on <a href=\"../../engines/llama-cpp/8577/\">llama.cpp 8577</a> against <a href=\"../../engines/llama-cpp/7938/\">7938</a> (78.94 tok/s against 80.99 tok/s). No finding cites it; start one with <code class=\"command\">findings new &quot;Tokens a second −2.5% on llama.cpp 8577 against 7938 (gpt-oss 20B MXFP4 MoE · tg128)&quot; --group hidden-speed --engine llama-cpp --version 8577</code></p>"), "{tg}");
+    assert!(tg.contains("<td class=\"num\">78.94 tok/s<br><span class=\"muted small\">±0.01</span></td><td><span class=\"trend-change change-within\">−2.5%, within noise (±9.4%)</span>"));
+    assert!(!tg.contains("workload-regression"), "{tg}");
     // What makes it a workload: the two oldest builds' ngl 999 and the
     // others' 99 are both every layer.
     assert!(tg.contains("<dt>Settings</dt><dd>fa 1, mmap 0, ngl 99 or more (every layer)"));
     assert!(tg.contains("<dt>Where it ran</dt><dd>Radeon 8060S Graphics, Vulkan"));
-    // The later version's page says what changed.
+    // The later version's page says what changed, in the words trends
+    // says it, once, with the same rounding: −2.5%, never −3%.
     let v8577 = page(&out, "engines/llama-cpp/8577/index.html");
-    assert!(v8577.contains("Slower than 7938 on 1 workload"), "{v8577}");
+    assert!(v8577.contains("<p class=\"version-trend compare-verdict\">llama.cpp 8577 against 7938: better on 1 of 2 workloads beyond noise (pp512 +13%); 1 within noise (tg128 −2.5%). <a href=\"#changed-heading\">What changed</a>.</p>"), "{v8577}");
+    assert!(!v8577.contains("−3%"), "{v8577}");
+    assert!(
+        !v8577.contains("trend-heading"),
+        "each change once: {v8577}"
+    );
     let index = page(&out, "workloads/index.html");
     for slug in ["gpt-oss-20b-mxfp4-moe-pp512", "gpt-oss-20b-mxfp4-moe-tg128"] {
         assert!(

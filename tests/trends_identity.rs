@@ -394,8 +394,8 @@ fn the_recorded_vllm_runs_make_one_series_with_their_flags() {
     let r = trends(&root, &["--engine", "vllm"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     for line in [
-        "1 workload of vLLM, 6 changes between versions: 5 untested, 1 the same.\n",
-        "\nQwen3.8-27B-W4A16-AutoRound · 88 in, 1,000 out · 32 at once · rate unlimited\n  https://example.org/workloads/qwen3.8-27b-w4a16-autoround-88-in-1000-out-32-at-once-rate-unlimited/\n  Output throughput · vLLM (hardware not recorded)\n    version  value        run                           change\n    0.29.0   341.4 tok/s  live029 [flagged: ran fewer]\n    0.30.0   316.0 tok/s  live030 [flagged: ran fewer]  −7.4% worse, untested\n",
+        "1 workload of vLLM, 6 changes between versions: 5 of 6 untested, single runs: worse on 4 (TPOT p99 +14% on vLLM 0.30.0 against 0.29.0, output throughput −7.4% on vLLM 0.30.0 against 0.29.0, …), better on 1 (TTFT p99 −5.6% on vLLM 0.30.0 against 0.29.0); the same on 1.\n",
+        "\nQwen3.8-27B-W4A16-AutoRound · 88 in, 1,000 out · 32 at once · rate unlimited\n  https://example.org/workloads/qwen3.8-27b-w4a16-autoround-88-in-1000-out-32-at-once-rate-unlimited/\n  6 changes between versions: 5 of 6 untested, single runs: worse on 4 (TPOT p99 +14% on vLLM 0.30.0 against 0.29.0, output throughput −7.4% on vLLM 0.30.0 against 0.29.0, …), better on 1 (TTFT p99 −5.6% on vLLM 0.30.0 against 0.29.0); the same on 1.\n  Output throughput · vLLM (hardware not recorded)\n    version  value        run                           change\n    0.29.0   341.4 tok/s  live029 [flagged: ran fewer]\n    0.30.0   316.0 tok/s  live030 [flagged: ran fewer]  −7.4% worse, untested\n",
         "\n  TPOT p99 · vLLM (hardware not recorded)\n    version  value     run                           change\n    0.29.0   31.31 ms  live029 [flagged: ran fewer]\n    0.30.0   35.72 ms  live030 [flagged: ran fewer]  +14% worse, untested\n",
     ] {
         assert!(r.stdout.contains(line), "{line}\n---\n{}", r.stdout);

@@ -1,6 +1,7 @@
 //! Workload pages (issue 39) on a fixture site of four llama-bench runs
 //! of one model on llama.cpp builds 998, 1002, 1105 and 10040
-//! (`tests/fixtures/trends/`, figures made up): the page of one workload
+//! (`tests/fixtures/trends/`, figures made up, and the 3% of run-to-run
+//! noise its site.yaml states for llama.cpp): the page of one workload
 //! and its chart as snapshots, the points in version order (10040 after
 //! 1105, as numbers), the regression that no finding cites with the
 //! command that starts one, and the pages that link the workloads: the
@@ -74,9 +75,44 @@ fn a_workload_page_reads_in_version_order_with_its_regression() {
             .unwrap_or_else(|| panic!("{b} after the one before: {row}"));
         at += i + row.len();
     }
+    // Judged by the noise site.yaml states, widened by the two builds' ±:
+    // one change, one verdict, the same words wherever it is said.
     assert!(html.contains(
-        "<span class=\"trend-change change-regression\">−6.2% worse, beyond noise</span>"
+        "<span class=\"trend-change change-regression\">−6.2% worse, beyond noise (±3.7%)</span>"
     ));
+    assert!(html
+        .contains("<span class=\"trend-change change-within\">+0.3%, within noise (±3.6%)</span>"));
+    // workloads.json marks the point the regression ends at, for a chart.
+    let json: serde_json::Value = serde_json::from_str(&page(&out, "workloads.json")).unwrap();
+    let tg = json["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["id"] == "llama-8b-q4-k-medium-tg128")
+        .unwrap();
+    let marks: Vec<(&str, &serde_json::Value)> = tg["metrics"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["version"].as_str().unwrap(), &p["change"]))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("998", &serde_json::Value::Null),
+            ("1002", &serde_json::json!("within noise")),
+            ("1105", &serde_json::json!("regression")),
+            ("10040", &serde_json::json!("improvement")),
+        ]
+    );
+    let change = &tg["metrics"][0]["changes"][1];
+    assert_eq!(
+        (&change["noise_from"], &change["words"]),
+        (
+            &serde_json::json!("site"),
+            &serde_json::json!("−6.2% worse, beyond noise (±3.7%)")
+        )
+    );
     assert!(html.contains("No finding cites it; start one with <code class=\"command\">findings new &quot;Tokens a second −6.2% on llama.cpp 1105 against 1002 (llama 8B Q4_K - Medium · tg128)&quot; --group hidden-speed --engine llama-cpp --version 1105</code>"));
     // The chart's points in the same order, left to right, each linked
     // to its run.
@@ -103,11 +139,21 @@ fn a_workload_page_reads_in_version_order_with_its_regression() {
     let engine = page(&out, "engines/llama-cpp/index.html");
     assert!(engine.contains("href=\"../../workloads/llama-8b-q4-k-medium-tg128/\""));
     let later = page(&out, "engines/llama-cpp/1105/index.html");
+    // Its verdict under its own, said once: the change of tg128 is not
+    // listed a second time below.
     assert!(
-        later.contains("Slower than 1002 on 1 workload; faster than 1002 on 1 workload."),
+        later.contains("<p class=\"version-trend compare-verdict\">llama.cpp 1105 against 1002: worse on 1 of 2 workloads beyond noise (tg128 −6.2%); 1 within noise (pp512 +3.1%). <a href=\"#changed-heading\">What changed</a>.</p>"),
         "{}",
         main_of(&later)
     );
+    assert_eq!(
+        later.matches("−6.2% worse, beyond noise (±3.7%)").count(),
+        1,
+        "the regression's line; the table's cell says it in two parts"
+    );
+    assert!(later
+        .contains("<span class=\"change-head\">−6.2% worse,</span> <span class=\"change-noise\""));
+    assert!(!later.contains("trend-heading"), "{}", main_of(&later));
     let home = page(&out, "index.html");
     assert!(
         home.contains("<section class=\"latest\""),
@@ -119,4 +165,31 @@ fn a_workload_page_reads_in_version_order_with_its_regression() {
         "{}",
         main_of(&home)
     );
+}
+
+/// The fixture's `noise` rule is what `schemas/site.schema.json` allows,
+/// and a rule of both kinds, or of neither, is not.
+#[test]
+fn the_site_schema_holds_the_noise_rules() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/site.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let site = Site::copy_of("trends");
+    let yaml: serde_json::Value = serde_yaml::from_str(&site.read("site.yaml")).unwrap();
+    assert!(v.is_valid(&yaml), "{yaml}");
+    for (rule, ok) in [
+        (
+            "{engine: llama-cpp, workload: tg128, metric: tokens_per_s, z: 2.5, window: 8}",
+            true,
+        ),
+        ("{percent: 5, z: 3}", false),
+        ("{engine: llama-cpp}", false),
+        ("{percent: 0}", false),
+        ("{metric: throughput, percent: 5}", false),
+    ] {
+        let mut y = yaml.clone();
+        y["noise"] = serde_yaml::from_str(&format!("[{rule}]")).unwrap();
+        assert_eq!(v.is_valid(&y), ok, "{rule}");
+    }
 }

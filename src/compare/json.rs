@@ -67,7 +67,7 @@ pub fn json(c: &Comparison) -> String {
                             "shown": ch.shown(),
                             "direction": ch.direction.as_str(),
                             "noise": ch.noise.key(),
-                            "words": ch.noise.words(),
+                            "words": ch.long_words(),
                         }))).collect::<Vec<_>>(),
                     })
                 })

@@ -4,17 +4,15 @@
 //! the first side (the baseline) in percent, and whether that change is
 //! beyond the noise the measurements show.
 //!
-//! Noise is read from repeats and from the tool's own spread: two or more
-//! measurements of one workload on one side give a spread (their lowest
-//! to their highest), a tool that prints its own (llama-bench's `±`, the
-//! standard deviation over its repetitions) gives one to each
-//! measurement (its mean less and plus it), and a change is "within
-//! noise" where the two sides' spreads overlap. Where each side measured
-//! the workload once and no tool says its spread there is nothing to
-//! judge by, and the comparison says so instead of calling the change
-//! significant, unless the comparison states a noise band of its own
+//! Noise is the noise between runs (`noise.rs`): two or more measurements
+//! of one workload on one side are repeats, and their range is how far
+//! runs of one version differ; a comparison may state a bound of its own
 //! (`noise`, in percent), as a report that knows its run-to-run noise
-//! does. Which measurements are of one workload is decided in one place,
+//! does. A tool's own spread within one run (llama-bench's `±`) only
+//! widens the band. Where each side measured the workload once and no
+//! bound is stated there is nothing to judge by, and the comparison says
+//! so, with how large the change is, instead of calling it significant.
+//! Which measurements are of one workload is decided in one place,
 //! `workload.rs`.
 //!
 //! Every change reads better or worse by its metric's direction
@@ -36,9 +34,10 @@ mod explain;
 mod flags;
 mod json;
 mod metrics;
+mod noise;
 pub mod report;
 pub mod trend;
-mod verdict;
+pub(crate) mod verdict;
 mod workload;
 
 pub use context::{
@@ -50,7 +49,11 @@ pub use metrics::{
     all_metrics, higher_is_better_by_unit, keep_metrics, metric_names, result_metric,
     spread_column, Direction, Metric, RESULT_METRICS,
 };
-pub use verdict::{labels, title, Verdict};
+pub use noise::{
+    judge, judge_by_rules, judged, stated as noise_stated, widest_repeats, Band, Basis, Bound,
+    Change, Evidence, Noise, Spread, Stated, DEFAULT_MIN_SAMPLE, DEFAULT_WINDOW, DEFAULT_Z,
+};
+pub use verdict::{labels, summary, title, Kind, Noun, Said, Verdict};
 pub use workload::{hardware_key, workload_of, Workload};
 
 use crate::figures;
@@ -307,160 +310,6 @@ pub fn sides_of_table(
     Some((sides, metric))
 }
 
-/// The measurements of one side at one workload, for one metric.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Spread {
-    /// How many measurements.
-    pub n: usize,
-    /// Their mean.
-    pub mean: f64,
-    /// The lowest: of the values, each less the spread its tool printed.
-    pub min: f64,
-    /// The highest: of the values, each plus the spread its tool printed.
-    pub max: f64,
-    /// The spread the tool printed of a single measurement (llama-bench's
-    /// `±`); `None` for repeats, and where the tool printed none.
-    pub std: Option<f64>,
-}
-
-impl Spread {
-    /// The spread of `values`, each with the spread its tool printed
-    /// (`None` where it printed none); `None` for no values.
-    pub fn of(values: &[(f64, Option<f64>)]) -> Option<Spread> {
-        let n = values.len();
-        if n == 0 {
-            return None;
-        }
-        let (mut min, mut max, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
-        for &(v, s) in values {
-            let s = s.unwrap_or(0.0);
-            min = min.min(figures::printed_sum(v, -s));
-            max = max.max(figures::printed_sum(v, s));
-            sum += v;
-        }
-        Some(Spread {
-            n,
-            mean: sum / n as f64,
-            min,
-            max,
-            std: if n == 1 { values[0].1 } else { None },
-        })
-    }
-
-    /// Whether it says anything of the noise: repeats, or a tool's own
-    /// spread.
-    pub fn has_noise(&self) -> bool {
-        self.n >= 2 || self.std.is_some()
-    }
-
-    /// The value as a reader gets it, as the values of its row are shown
-    /// (`at`, see [`Row::together`]): the mean, and its range where there
-    /// are repeats (`336.3 tok/s (330.1–340.2, 3 runs)`), or the spread the
-    /// tool printed of one measurement (`1,397.71 tok/s (±70.15)`).
-    pub fn shown(&self, unit: Option<&str>, at: &figures::Together) -> String {
-        let with_unit = at.with_unit(self.mean, unit);
-        if self.n < 2 {
-            return match self.std {
-                Some(s) => format!("{with_unit} (±{})", at.number(s, unit)),
-                None => with_unit,
-            };
-        }
-        let (min, max) = (at.number(self.min, unit), at.number(self.max, unit));
-        if min == max {
-            return format!("{with_unit} ({} runs, alike)", self.n);
-        }
-        format!("{with_unit} ({min}–{max}, {} runs)", self.n)
-    }
-}
-
-/// Whether a change stands out from the noise.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Noise {
-    /// The two sides' spreads overlap: the change may be noise.
-    Within,
-    /// The spreads are apart: the repeats show a change beyond the noise.
-    Beyond,
-    /// Inside the noise band the comparison states (in percent).
-    WithinStated(f64),
-    /// Outside the noise band the comparison states.
-    BeyondStated(f64),
-    /// One measurement each and no stated band: not tested.
-    Untested,
-}
-
-impl Noise {
-    /// In words, for every format.
-    pub fn words(&self) -> String {
-        match self {
-            Noise::Within => "within noise".to_string(),
-            Noise::Beyond => "beyond noise".to_string(),
-            Noise::WithinStated(p) => {
-                format!("within the stated noise (±{}%)", figures::number(*p))
-            }
-            Noise::BeyondStated(p) => {
-                format!("beyond the stated noise (±{}%)", figures::number(*p))
-            }
-            Noise::Untested => "one measurement each: not tested against noise".to_string(),
-        }
-    }
-
-    /// In a word or two, for a table's cell (`untested` is explained
-    /// beside the table).
-    pub fn short(&self) -> String {
-        match self {
-            Noise::Within => "within noise".to_string(),
-            Noise::Beyond => "beyond noise".to_string(),
-            Noise::WithinStated(p) => format!("within ±{}%", figures::number(*p)),
-            Noise::BeyondStated(p) => format!("beyond ±{}%", figures::number(*p)),
-            Noise::Untested => "untested".to_string(),
-        }
-    }
-
-    /// A short name for scripts (`within`, `beyond`, `untested`).
-    pub fn key(&self) -> &'static str {
-        match self {
-            Noise::Within | Noise::WithinStated(_) => "within",
-            Noise::Beyond | Noise::BeyondStated(_) => "beyond",
-            Noise::Untested => "untested",
-        }
-    }
-
-    /// Whether the change may be read as real.
-    pub fn stands_out(&self) -> bool {
-        matches!(self, Noise::Beyond | Noise::BeyondStated(_))
-    }
-}
-
-/// A side's value against the baseline's.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Change {
-    /// In percent of the baseline's mean.
-    pub pct: f64,
-    /// Whether it stands out from the noise.
-    pub noise: Noise,
-    /// Better, worse or the same, by the metric's direction, whatever the
-    /// noise says.
-    pub direction: Direction,
-}
-
-impl Change {
-    /// The change in percent as every format writes it: `+26%`, `−8%`.
-    pub fn shown(&self) -> String {
-        figures::signed_percent(self.pct)
-    }
-
-    /// The change, its direction and its noise in words, as the text
-    /// formats write them: `+26% better, untested`.
-    pub fn words(&self) -> String {
-        format!(
-            "{} {}, {}",
-            self.shown(),
-            self.direction.as_str(),
-            self.noise.short()
-        )
-    }
-}
-
 /// One workload and metric: each side's value and its change.
 #[derive(Debug, Clone)]
 pub struct Row {
@@ -529,6 +378,9 @@ pub struct Comparison {
     /// The findings of [`CONCURRENCY_CHECK`], cited where a side ran fewer
     /// requests at once than asked; empty where the caller has no records.
     pub cited: Vec<Cite>,
+    /// The title it stands under, where a record gives one: its verdict
+    /// names the sides in the title's order.
+    pub title: Option<String>,
 }
 
 /// A side as the comparison heads it.
@@ -586,13 +438,27 @@ impl Comparison {
 }
 
 /// How sides are set side by side.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
-    /// A noise band to judge single measurements by, in percent.
+    /// A bound of noise to judge every change by, in percent: the one
+    /// test where given.
     pub stated_noise: Option<f64>,
+    /// Who stated it: the command (`--noise`), or the comparison's
+    /// record.
+    pub stated_by: Stated,
     /// The sides measured one workload, whatever their models and lengths
     /// say: measurements match on the concurrency and rate alone.
     pub same_workload: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            stated_noise: None,
+            stated_by: Stated::Command,
+            same_workload: false,
+        }
+    }
 }
 
 /// Sets `sides` side by side on `metrics`, the first side the baseline.
@@ -686,12 +552,20 @@ pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison 
                 continue;
             }
             let base = values[0];
+            let bound = opts.stated_noise.map(|p| Bound::Percent(p, opts.stated_by));
             let changes = values
                 .iter()
                 .enumerate()
                 .map(|(s, v)| match (s, base, v) {
                     (0, ..) => None,
-                    (_, Some(b), Some(v)) => change(&b, v, metric, opts.stated_noise),
+                    (_, Some(b), Some(v)) => {
+                        let evidence = Evidence {
+                            bound,
+                            repeats: widest_repeats([&b, v]),
+                            history: &[],
+                        };
+                        judged(&b, v, metric, &evidence)
+                    }
                     _ => None,
                 })
                 .collect();
@@ -752,46 +626,8 @@ pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison 
         same_workload: opts.same_workload,
         measured,
         cited: Vec::new(),
+        title: None,
     }
-}
-
-/// The change of `side` from `base`, whether it is noise, and which way
-/// it goes for the metric: within noise where their spreads (repeats, or
-/// the tool's own) overlap, beyond it where they are apart; judged by
-/// `stated` percent, or untested, where neither says anything of noise.
-/// The one rule `compare` and the trends judge every change by.
-pub fn change(
-    base: &Spread,
-    side: &Spread,
-    metric: &Metric,
-    stated: Option<f64>,
-) -> Option<Change> {
-    let pct = figures::change_pct(base.mean, side.mean)?;
-    let overlap = base.min <= side.max && side.min <= base.max;
-    let noise = if base.has_noise() || side.has_noise() {
-        if overlap {
-            Noise::Within
-        } else {
-            Noise::Beyond
-        }
-    } else if overlap {
-        // One measurement each, and the same value.
-        match stated {
-            Some(p) => Noise::WithinStated(p),
-            None => Noise::Within,
-        }
-    } else {
-        match stated {
-            Some(p) if pct.abs() <= p => Noise::WithinStated(p),
-            Some(p) => Noise::BeyondStated(p),
-            None => Noise::Untested,
-        }
-    };
-    Some(Change {
-        pct,
-        noise,
-        direction: Direction::of(pct, metric.higher_is_better),
-    })
 }
 
 #[cfg(test)]

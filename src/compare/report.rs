@@ -118,7 +118,7 @@ pub fn table(c: &Comparison) -> String {
     }
     let _ = writeln!(out, "\nCompared: {}", heading(c));
     if let Some(p) = c.stated_noise {
-        let _ = writeln!(out, "Noise band stated: ±{}%", figures::number(p));
+        let _ = writeln!(out, "Noise stated: ±{}", figures::unsigned_percent(p));
     }
     if c.same_workload {
         let _ = writeln!(
@@ -211,7 +211,7 @@ fn notes(c: &Comparison, markdown: bool) -> String {
         ));
     }
     if c.has_untested() {
-        paragraphs.push("untested: each side measured the workload once, so the change is not tested against noise (measure it twice or more on each side, or state a band with --noise).\n".to_string());
+        paragraphs.push("untested: single runs of each side and no bound to judge them by, so the change is not tested against noise, only its size is known (measure it twice or more on a side, or state a bound with --noise). A tool's own ± within one run does not test it.\n".to_string());
     }
     let fewer = c.ran_fewer();
     if !fewer.is_empty() {

@@ -63,14 +63,14 @@ fn one_workload_matched_across_model_paths_and_close_lengths() {
         "qwen3.8-27b · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited"
     );
     let ch = c.rows[0].changes[1].unwrap();
-    assert_eq!(ch.shown(), "+4%");
+    assert_eq!(ch.shown(), "+4.1%");
     assert_eq!(ch.noise, Noise::Untested);
     // Untested, and still better: throughput went up.
     assert_eq!(ch.direction, Direction::Better);
-    assert_eq!(ch.words(), "+4% better, untested");
+    assert_eq!(ch.words(), "+4.1% better, untested");
     assert_eq!(
         report::verdict(&c),
-        "0.29 against 0.28: better, output throughput +4%; each side ran once, so no change is tested against noise."
+        "0.29 against 0.28: output throughput +4.1% better, single runs: not tested against noise."
     );
 }
 
@@ -106,6 +106,8 @@ fn repeats_that_overlap_are_within_noise() {
             min: 330.0,
             max: 340.0,
             std: None,
+            widen: 0.0,
+            repeats_pct: Some(10.0 / 335.0 * 100.0),
         })
     );
     // One precision for the row: 341.5 has a tenth, so 335 has one too.
@@ -116,10 +118,14 @@ fn repeats_that_overlap_are_within_noise() {
             Some("341.5 tok/s (338.0–345.0, 2 runs)".to_string())
         ]
     );
+    // The repeats are 3% apart: a change of 1.9% is within that noise,
+    // neither better nor worse.
     let ch = r.changes[1].unwrap();
-    assert_eq!(ch.noise, Noise::Within);
-    assert_eq!(ch.shown(), "+2%");
+    assert_eq!(ch.noise.key(), "within");
+    assert_eq!(ch.shown(), "+1.9%");
     assert_eq!(ch.direction, Direction::Better);
+    assert_eq!(ch.kind(), Kind::Within);
+    assert_eq!(ch.words(), "+1.9%, within noise (±3%)");
 }
 
 #[test]
@@ -128,9 +134,13 @@ fn repeats_apart_are_beyond_noise_and_say_which_way() {
     let b = side("b", &[xray("m", "2816", "300"), xray("m", "2816", "304")]);
     let c = compare(&[a, b], &throughput(), Options::default());
     let ch = c.rows[0].changes[1].unwrap();
-    assert_eq!(ch.noise, Noise::Beyond);
-    assert_eq!(ch.noise.words(), "beyond noise");
+    assert_eq!(ch.noise.key(), "beyond");
+    assert_eq!(
+        ch.noise.words(),
+        "beyond the spread of 2 repeated runs (±1.3%)"
+    );
     assert_eq!(ch.direction, Direction::Worse);
+    assert_eq!(ch.kind(), Kind::Regression);
     // Lower is better for a latency.
     assert!(!result_metric("ttft_ms_p99").unwrap().higher_is_better);
 }
@@ -278,7 +288,7 @@ fn a_side_that_ran_fewer_than_asked_is_marked_and_cited() {
     assert!(text.contains("\nran fewer: vLLM 0.28.0 and SGLang 0.5.20 ran fewer requests at once than the workload asked for (marked \"ran ≤N of M\"). Their figures are of fewer requests at once than the workload's heading says (check concurrency-achieved).\n  F5   SGLang ran a hybrid model one request at a time  https://example.org/f/5/\n"), "{text}");
     // The verdict comes first, a sentence a side against the baseline.
     assert!(
-        text.starts_with("SGLang 0.5.20 against vLLM 0.28.0: worse, output throughput −34%; each side ran once, so no change is tested against noise. vLLM 0.30.0 against vLLM 0.28.0: worse, output throughput −6%; each side ran once, so no change is tested against noise.\n"),
+        text.starts_with("SGLang 0.5.20 against vLLM 0.28.0: output throughput −34% worse, single runs: not tested against noise. vLLM 0.30.0 against vLLM 0.28.0: output throughput −6% worse, single runs: not tested against noise.\n"),
         "{text}"
     );
     let json: serde_json::Value = serde_json::from_str(&report::json(&c)).unwrap();
@@ -300,14 +310,16 @@ fn a_stated_band_judges_single_measurements() {
     let b = side("b", &[xray("m", "2816", "87.5")]);
     let c = compare(&[a.clone(), b], &throughput(), noise(5.0));
     let ch = c.rows[0].changes[1].unwrap();
-    assert_eq!(ch.noise, Noise::WithinStated(5.0));
-    assert_eq!(ch.noise.words(), "within the stated noise (±5%)");
+    assert_eq!(ch.noise.key(), "within");
+    assert_eq!(
+        ch.noise.words(),
+        "within the bound given on the command line (±5%)"
+    );
     let far = side("far", &[xray("m", "2816", "117.3")]);
     let c = compare(&[a, far], &throughput(), noise(5.0));
-    assert_eq!(
-        c.rows[0].changes[1].unwrap().noise,
-        Noise::BeyondStated(5.0)
-    );
+    let ch = c.rows[0].changes[1].unwrap();
+    assert_eq!(ch.noise.key(), "beyond");
+    assert_eq!(ch.words(), "+35% better, beyond noise (±5%)");
 }
 
 #[test]
@@ -320,13 +332,13 @@ fn the_terminal_table_lines_up() {
     let c = compare(&[a, b], &throughput(), Options::default());
     assert_eq!(
         report::table(&c),
-        "vLLM 0.29 against vLLM 0.28.0: worse, output throughput −10%; 1 change beyond noise, 0 within noise.\n\
+        "vLLM 0.29 against vLLM 0.28.0: output throughput −10% worse, beyond the spread of 2 repeated runs (±0.7%).\n\
          \n\
          Compared: vLLM 0.28.0 (baseline, 1 file), vLLM 0.29 (2 files)\n\
          \n\
          m · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n  \
          metric             vLLM 0.28.0  vLLM 0.29                          change\n  \
-         Output throughput  336.3 tok/s  301.0 tok/s (300.0–302.0, 2 runs)  −10% worse, beyond noise\n"
+         Output throughput  336.3 tok/s  301.0 tok/s (300.0–302.0, 2 runs)  −10% worse, beyond noise (±0.7%)\n"
     );
 }
 

@@ -7,10 +7,13 @@
 //! tool printed), and the changes between consecutive versions of a
 //! series.
 //!
-//! A change is judged by the one rule comparisons use ([`super::change`]):
-//! better or worse by the metric, within noise where the two versions'
-//! spreads overlap, beyond it where they are apart, untested where neither
-//! says anything of noise. A version's value is that of its points the
+//! A change is judged by the one rule comparisons use ([`super::judge`]):
+//! better or worse by the metric; beyond noise only where it exceeds the
+//! noise between runs the site knows of: a bound stated for it (the
+//! command's `--threshold`, a rule of `site.yaml`), the spread of repeated
+//! runs of one version of the series, and the series' own history (the
+//! versions before, as Bencher's z-score test reads a branch's); untested
+//! where none of these applies. A version's value is that of its points the
 //! checks flag least: those no check flags, where it has some (a run that
 //! lost requests is drawn apart, not averaged in). A change across points whose setups
 //! differ beyond the engine version (another client, other launch flags,
@@ -23,7 +26,10 @@
 //! Takes [`Source`]s; hands back [`Trend`]s, which the model files by
 //! engine, version and run, and pages and `findings trends` show.
 
-use super::{change, Change, Direction, Flag, Measurement, Metric, Noise, Spread, Workload};
+pub use super::Kind;
+use super::{
+    judged, widest_repeats, Bound, Change, Evidence, Flag, Measurement, Metric, Spread, Workload,
+};
 use crate::record::{Run, Site};
 use crate::urls;
 use crate::version::Version;
@@ -84,6 +90,8 @@ pub struct Series {
     /// Where it ran, in words (`Radeon 8060S Graphics, Vulkan`); `None`
     /// where not recorded.
     pub place: Option<String>,
+    /// Where it ran, as workloads match it ([`Workload::place`]).
+    pub place_key: String,
 }
 
 impl Series {
@@ -119,40 +127,13 @@ pub struct Point {
     pub std: Option<f64>,
     /// What the checks flag of its setup: drawn apart.
     pub flags: Vec<Flag>,
+    /// What the change to its version from the version before is, where
+    /// its value is of this point (a regression, an improvement, within
+    /// noise…), for a chart to mark; `None` for a series' first version
+    /// and for a point its version's value leaves out.
+    pub change: Option<Kind>,
     /// Its measurements, each with the spread its tool printed.
     values: Vec<(f64, Option<f64>)>,
-}
-
-/// What a change between two versions of a series is, for a reader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// Beyond noise, in the worse direction, comparable.
-    Regression,
-    /// Beyond noise, in the better direction, comparable.
-    Improvement,
-    /// Within noise.
-    Within,
-    /// No noise to judge by.
-    Untested,
-    /// No change as shown.
-    Same,
-    /// The setups differ beyond the engine version.
-    NotComparable,
-}
-
-impl Kind {
-    /// In a word or two: `regression`, `improvement`, `within noise`,
-    /// `untested`, `the same`, `not comparable`.
-    pub fn words(self) -> &'static str {
-        match self {
-            Kind::Regression => "regression",
-            Kind::Improvement => "improvement",
-            Kind::Within => "within noise",
-            Kind::Untested => "untested",
-            Kind::Same => "the same",
-            Kind::NotComparable => "not comparable",
-        }
-    }
 }
 
 /// A change between two consecutive versions of one series.
@@ -188,20 +169,10 @@ impl TrendChange {
 
     /// What the change is, for a reader.
     pub fn kind(&self) -> Kind {
-        if !self.comparable() {
-            return Kind::NotComparable;
-        }
-        match (self.change.direction, self.change.noise) {
-            (Direction::Same, _) => Kind::Same,
-            (_, Noise::Untested) => Kind::Untested,
-            (d, n) if n.stands_out() => {
-                if d == Direction::Worse {
-                    Kind::Regression
-                } else {
-                    Kind::Improvement
-                }
-            }
-            _ => Kind::Within,
+        if self.comparable() {
+            self.change.kind()
+        } else {
+            Kind::NotComparable
         }
     }
 }
@@ -363,27 +334,15 @@ pub fn sources(
 }
 
 /// The addresses of the trends the site follows ([`Trend::followed`]), in
-/// their order: each title as a URL segment (`1,000 out` is `1000-out`),
-/// a second workload of one title `-2`, and so on.
+/// their order: each title as a URL segment ([`slug_of`]), a second
+/// workload of one title `-2`, and so on.
 pub fn slugs(trends: &[Trend]) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     trends
         .iter()
         .filter(|t| t.followed())
         .map(|t| {
-            let b: Vec<char> = t.title.chars().collect();
-            let plain: String = b
-                .iter()
-                .enumerate()
-                .filter(|&(i, c)| {
-                    !(*c == ','
-                        && i > 0
-                        && b[i - 1].is_ascii_digit()
-                        && b.get(i + 1).is_some_and(char::is_ascii_digit))
-                })
-                .map(|(_, c)| *c)
-                .collect();
-            let base = urls::segment(&plain);
+            let base = slug_of(&t.title);
             let n = seen.entry(base.clone()).or_default();
             *n += 1;
             if *n == 1 {
@@ -395,10 +354,33 @@ pub fn slugs(trends: &[Trend]) -> Vec<String> {
         .collect()
 }
 
+/// A workload's title as a URL segment: `1,000 out` is `1000-out`.
+pub fn slug_of(title: &str) -> String {
+    let b: Vec<char> = title.chars().collect();
+    let plain: String = b
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| {
+            !(*c == ','
+                && i > 0
+                && b[i - 1].is_ascii_digit()
+                && b.get(i + 1).is_some_and(char::is_ascii_digit))
+        })
+        .map(|(_, c)| *c)
+        .collect();
+    urls::segment(&plain)
+}
+
+/// The bound of noise stated for a change of a series of engine `engine`
+/// (an id), of the workload titled `title`, of metric `metric` (a name
+/// of [`TREND_METRICS`]): a rule of `site.yaml`, or the command's.
+pub type Bounds<'b> = dyn Fn(&str, &str, &str) -> Option<Bound> + 'b;
+
 /// The trends of `sources`: every workload some source measured, each with
-/// its series, points and changes, in order of title. Workloads measured
-/// once are kept (see [`Trend::followed`]).
-pub fn trends(sources: &[Source]) -> Vec<Trend> {
+/// its series, points and changes, in order of title, each change judged
+/// with the bound `bounds` states for it (see [`Bounds`]). Workloads
+/// measured once are kept (see [`Trend::followed`]).
+pub fn trends(sources: &[Source], bounds: &Bounds<'_>) -> Vec<Trend> {
     let metrics = trend_metrics();
     // Each workload's representative, its members as (source,
     // measurement), and the workloads by exact part.
@@ -467,7 +449,53 @@ pub fn trends(sources: &[Source]) -> Vec<Trend> {
             .then_with(|| a.workload.exact.cmp(&b.workload.exact))
             .then_with(|| a.sources.cmp(&b.sources))
     });
+    // The changes, once the titles a rule may name are final.
+    for t in &mut out {
+        judge_changes(t, sources, bounds);
+    }
     out
+}
+
+/// Every change of `t` judged again by a bound of `pct` percent stated
+/// on the command line (`findings trends --threshold`), the one test for
+/// each, and each point's change kind with it.
+pub fn restate(t: &mut Trend, pct: f64) {
+    let evidence = Evidence {
+        bound: Some(Bound::Percent(pct, super::Stated::Command)),
+        ..Evidence::default()
+    };
+    for mt in &mut t.metrics {
+        for ch in &mut mt.changes {
+            ch.change.noise = super::judge(&ch.before, &ch.after, ch.change.pct, &evidence);
+        }
+        mark_points(mt);
+    }
+}
+
+/// Each point of `mt` marked with the kind of the change its value ends.
+fn mark_points(mt: &mut MetricTrend) {
+    for p in &mut mt.points {
+        p.change = None;
+    }
+    for ch in &mt.changes {
+        let kind = ch.kind();
+        for p in mt.points.iter_mut().filter(|p| {
+            p.series == ch.series && p.version == ch.to && ch.to_sources.contains(&p.source)
+        }) {
+            p.change = Some(kind);
+        }
+    }
+}
+
+/// The changes of every metric of `t`, each judged with the bound
+/// `bounds` states for it, and each point's change kind.
+pub fn judge_changes(t: &mut Trend, sources: &[Source], bounds: &Bounds<'_>) {
+    for mt in &mut t.metrics {
+        let series = &t.series;
+        let bound = |s: usize| bounds(&series[s].engine, &t.title, &mt.metric.name);
+        mt.changes = changes_of(&mt.points, sources, &mt.metric, &bound);
+        mark_points(mt);
+    }
 }
 
 /// The trend of one workload: its members as (source, measurement).
@@ -507,6 +535,7 @@ fn trend_of(
                         engine: sources[s].engine.clone(),
                         engine_name: sources[s].engine_name.clone(),
                         place: w.place_words(),
+                        place_key: w.place(),
                     },
                 ));
                 series.len() - 1
@@ -556,6 +585,7 @@ fn trend_of(
                     n: 0,
                     std: None,
                     flags: sources[s].marks.clone(),
+                    change: None,
                     values: Vec::new(),
                 });
                 whole.push(true);
@@ -588,11 +618,10 @@ fn trend_of(
                 &sources[b.source].run,
             ))
         });
-        let changes = changes_of(&points, sources, metric);
         trends.push(MetricTrend {
             metric: metric.clone(),
             points,
-            changes,
+            changes: Vec::new(),
         });
     }
     Trend {
@@ -648,28 +677,65 @@ impl MetricTrend {
 }
 
 /// The changes between consecutive versions of each series of `points`
-/// (sorted by series, then version).
-fn changes_of(points: &[Point], sources: &[Source], metric: &Metric) -> Vec<TrendChange> {
+/// (sorted by series, then version), each judged against the noise
+/// between runs the series shows: the bound stated for its series
+/// (`bound`), the widest repeats of one of its versions, and the values of
+/// the versions before it whose setups it can be compared with.
+fn changes_of(
+    points: &[Point],
+    sources: &[Source],
+    metric: &Metric,
+    bound: &dyn Fn(usize) -> Option<Bound>,
+) -> Vec<TrendChange> {
     let mut out = Vec::new();
     let values = version_values(points);
-    for pair in values.windows(2) {
-        let ((ps, pv, before, from), (s, v, after, to)) = (&pair[0], &pair[1]);
-        if ps != s {
-            continue;
+    let mut i = 0;
+    while i < values.len() {
+        // One series: values[i..j].
+        let series = values[i].0;
+        let mut j = i;
+        while j < values.len() && values[j].0 == series {
+            j += 1;
         }
-        if let Some(ch) = change(before, after, metric, None) {
-            out.push(TrendChange {
-                series: *s,
-                from: pv.clone(),
-                to: v.clone(),
-                before: *before,
-                after: *after,
-                change: ch,
-                not_comparable: differences(from, to, sources),
-                from_sources: from.clone(),
-                to_sources: to.clone(),
-            });
+        let line = &values[i..j];
+        let repeats = widest_repeats(line.iter().map(|v| &v.2));
+        let stated = bound(series);
+        let window = match stated {
+            Some(Bound::Z { window, .. }) => window,
+            _ => super::DEFAULT_WINDOW,
+        };
+        for k in 1..line.len() {
+            let ((_, pv, before, from), (_, v, after, to)) = (&line[k - 1], &line[k]);
+            // The versions before, the latest last, as many as the window
+            // reads, of setups this one can be compared with.
+            let mut history: Vec<f64> = line[..k]
+                .iter()
+                .rev()
+                .filter(|h| differences(&h.3, to, sources).is_none())
+                .take(window)
+                .map(|h| h.2.mean)
+                .collect();
+            history.reverse();
+            let evidence = Evidence {
+                bound: stated,
+                repeats,
+                history: &history,
+            };
+            if let Some(ch) = judged(before, after, metric, &evidence) {
+                out.push(TrendChange {
+                    series,
+                    from: pv.clone(),
+                    to: v.clone(),
+                    before: *before,
+                    after: *after,
+                    change: ch,
+                    not_comparable: differences(from, to, sources),
+                    from_sources: from.clone(),
+                    to_sources: to.clone(),
+                });
+            }
         }
+        i = j;
     }
     out
 }
@@ -696,6 +762,9 @@ fn differences(a: &[usize], b: &[usize], sources: &[Source]) -> Option<String> {
     field("other launch flags", &|s| s.flags.as_deref(), &mut why);
     (!why.is_empty()).then(|| why.join("; "))
 }
+
+mod said;
+pub use said::{changes_summary, verdict, CHANGES};
 
 #[cfg(test)]
 mod tests;

@@ -28,6 +28,7 @@ mod evidence;
 mod fields;
 mod files;
 mod finding;
+mod noise;
 mod prose;
 mod requested;
 mod run;
@@ -109,6 +110,16 @@ const SITE_FIELDS: &[&str] = &[
     "home_entries",
     "feed_entries",
     "compare",
+    "noise",
+];
+const NOISE_FIELDS: &[&str] = &[
+    "engine",
+    "workload",
+    "metric",
+    "percent",
+    "z",
+    "window",
+    "min_sample",
 ];
 const GROUP_FIELDS: &[&str] = &["id", "title", "blurb"];
 const ENGINE_FIELDS: &[&str] = &[

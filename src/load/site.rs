@@ -203,6 +203,8 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
     let home_entries = count("home_entries", DEFAULT_HOME_ENTRIES, 100);
     let feed_entries = count("feed_entries", DEFAULT_FEED_ENTRIES, 1000);
     let compare = super::compare::read(&mut doc, obj, super::compare::Owner::Site);
+    let ids: Vec<&str> = engines.iter().map(|e| e.id.as_str()).collect();
+    let noise = super::noise::read(&mut doc, obj, &ids);
     let items = doc.finish();
     let mut spans = spans;
     for (list, at) in items {
@@ -227,6 +229,7 @@ pub(super) fn parse_site(file: &Path, text: &str, diags: &mut Diagnostics) -> Op
         home_entries,
         feed_entries,
         compare,
+        noise,
         spans,
     })
 }

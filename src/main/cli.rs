@@ -264,20 +264,22 @@ docs/checks.md.")]
     },
     /// Set runs side by side: the runs and result files named, matched by
     /// workload (model, input and output lengths, concurrency, request
-    /// rate), led by the verdict in words (worse, better or the same on
-    /// how many metrics), then each metric's value per side, its change
-    /// from the first (the baseline) in percent, better or worse by the
-    /// metric, and whether the change is beyond the noise that repeated
-    /// measurements show, with what each side's server ran. Exit 1 when
-    /// the sides share no workload, 2 when the comparison cannot be done.
+    /// rate), led by the verdict in words (worse or better beyond noise,
+    /// within noise, untested, the same: each counted apart), then each
+    /// metric's value per side, its change from the first (the baseline)
+    /// in percent, and whether it is beyond the noise between runs, with
+    /// what each side's server ran. Exit 1 when the sides share no
+    /// workload, 2 when the comparison cannot be done.
     #[command(after_help = "\
 Each input is a run's id (its folder under data/runs/ of --root), whose
 setups are sides, or a result file or run folder read where it is (as
 `findings lint` reads it), a side of its own. Two or more measurements of
-one workload on one side are repeats: their range is the noise, and a change
-whose ranges overlap is \"within noise\". One measurement each is said to be
-untested, unless --noise states a band. Every change says better, worse or
-same by its metric (throughput higher, latency lower). Lengths match on what
+one workload on one side are repeats: their range, in percent of their
+mean, is the noise a change must pass; --noise (else a rule of the site's
+`noise`) states a bound instead. A tool's own ± only widens it. With
+neither, a change is untested and says its size. Beyond noise a change is
+better or worse by its metric (throughput higher, latency lower); within
+it, neither. Lengths match on what
 the client was asked for where the files record it (random_input_len,
 random_output_len), else on the measured means within 10%. A side whose
 server ran fewer requests at once than asked (its run folder's series says
@@ -311,8 +313,8 @@ docs/compare.md.")]
         /// Its version, for files that do not record it.
         #[arg(long)]
         version: Option<String>,
-        /// A run-to-run noise band in percent, to judge single
-        /// measurements by (a change inside it is within noise).
+        /// The run-to-run noise in percent, the one test of every change
+        /// (a change inside ±PCT% is within noise).
         #[arg(long, value_name = "PCT")]
         noise: Option<f64>,
         /// The sides measured one workload, though their models or
@@ -346,11 +348,14 @@ docs/compare.md.")]
 A workload is the model, the input and output lengths asked for (else
 measured, within 10%), the concurrency or request rate, the tool's own test
 (llama-bench's pp512, tg128 and pp512 @ d4096 are three) and its settings,
-and the hardware where recorded: other hardware is another series. Noise is
-a version's repeats' range, or the spread its tool printed (llama-bench's
-±); a change whose spreads are apart is beyond noise, a regression where it
-is worse. A point whose run a check flags (lost requests, fewer requests run
-at once than asked) is shown with its flag and left out of its version's
+and the hardware where recorded: other hardware is another series. A change
+is beyond noise only where it exceeds the noise between runs: a bound stated
+(--threshold, site.yaml's `noise`), the spread of repeated runs of one
+version, or the series' history (the 5 versions before, z 3); a tool's own ±
+only widens it. With none of these a change is untested, and says its size.
+Beyond noise and worse is a regression. A point whose run a check flags
+(lost requests, fewer requests run at once than asked) is shown with its
+flag and left out of its version's
 value where the version has others. A change between setups that differ
 beyond the version (another client, other launch flags) is not comparable.
 A regression no finding cites comes with the `findings new` command that
@@ -372,6 +377,11 @@ starts one. See docs/trends.md; --format json is the site's workloads.json.")]
         /// What fails the run (exit 1): a regression, or never.
         #[arg(long, value_enum, default_value_t = TrendsFailOn::Never)]
         fail_on: TrendsFailOn,
+        /// Judge every change by this bound in percent instead (for a CI
+        /// job that accepts single runs): a change beyond ±PCT is a
+        /// regression or an improvement, one within it noise.
+        #[arg(long, value_name = "PCT")]
+        threshold: Option<f64>,
         /// The site folder.
         #[arg(long, default_value = ".")]
         root: PathBuf,

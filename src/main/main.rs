@@ -407,6 +407,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
             since,
             format,
             fail_on,
+            threshold,
             root,
         } => trends::trends(
             ui,
@@ -421,6 +422,7 @@ fn run(ui: Ui, command: Command) -> Result<ExitCode, ExitCode> {
                     cli::TrendsFormat::Markdown => findings::trends::Format::Markdown,
                     cli::TrendsFormat::Github => findings::trends::Format::Github,
                 },
+                threshold,
             },
             fail_on == cli::TrendsFailOn::Regression,
         )?,

@@ -35,7 +35,7 @@ pub(crate) fn trends(
         }
         ExitCode::from(2)
     };
-    let model = match findings::open(root, false) {
+    let mut model = match findings::open(root, false) {
         Ok((m, _)) => m,
         Err(diags) => {
             let n = diags.error_count();
@@ -46,7 +46,7 @@ pub(crate) fn trends(
             ));
         }
     };
-    let report = say(&model, &opts).map_err(|e| stop(&e.message, Some(&e.hint)))?;
+    let report = say(&mut model, &opts).map_err(|e| stop(&e.message, Some(&e.hint)))?;
     print!("{}", report.text);
     Ok(ExitCode::from(u8::from(fail && report.regressions > 0)))
 }

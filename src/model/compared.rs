@@ -9,7 +9,7 @@
 //! gives no title is titled by its sides (`vLLM 0.29.0 against 0.30.0`).
 //! Pages only show them.
 
-use super::EngineIndex;
+use super::{ChangeRef, EngineIndex, Trends};
 use crate::checks::{Outcome, Verdict};
 use crate::compare::{self, Cite, Comparison, Options, Side};
 use crate::record::{CompareOf, CompareSpec, Engine, Finding, Run, Site};
@@ -51,6 +51,65 @@ pub struct VersionChange {
     pub runs: Vec<usize>,
     /// Earlier against this version.
     pub result: Comparison,
+    /// The changes of the workloads the site follows that its rows are,
+    /// each once ([`judge_by_trends`]).
+    pub trend_changes: Vec<ChangeRef>,
+}
+
+/// Each change of each version's comparison with the version before,
+/// judged as the trends judge the same change (the noise of its series:
+/// a bound the site states, repeats, the history of the versions before),
+/// where the site follows its workload; and the trend changes it covers,
+/// so that a version page lists each change once.
+pub(super) fn judge_by_trends(version_runs: &mut [Vec<VersionRuns>], trends: &Trends, site: &Site) {
+    for (e, versions) in version_runs.iter_mut().enumerate() {
+        let engine = &site.engines[e].id;
+        for (j, v) in versions.iter_mut().enumerate() {
+            let Some(change) = v.change.as_mut() else {
+                continue;
+            };
+            let at: &[ChangeRef] = trends
+                .at_version
+                .get(e)
+                .and_then(|x| x.get(j))
+                .map_or(&[], Vec::as_slice);
+            // The trend changes that end here, by metric and place: each
+            // row looks among the few of its own (linear in both).
+            let mut by: std::collections::HashMap<(&str, &str), Vec<ChangeRef>> =
+                std::collections::HashMap::new();
+            for &(fw, m, c) in at {
+                let t = &trends.followed[fw].trend;
+                let tc = &t.metrics[m].changes[c];
+                let series = &t.series[tc.series];
+                if series.engine == *engine && tc.from == change.earlier {
+                    by.entry((t.metrics[m].metric.name.as_str(), series.place_key.as_str()))
+                        .or_default()
+                        .push((fw, m, c));
+                }
+            }
+            let result = &mut change.result;
+            let places: Vec<String> = result.workloads.iter().map(|w| w.place()).collect();
+            let mut held: std::collections::HashSet<ChangeRef> = std::collections::HashSet::new();
+            for row in &mut result.rows {
+                let metric = result.metrics[row.metric].name.as_str();
+                let w = &result.workloads[row.workload];
+                let found = by
+                    .get(&(metric, places[row.workload].as_str()))
+                    .and_then(|cs| {
+                        cs.iter()
+                            .copied()
+                            .find(|&(fw, _, _)| trends.followed[fw].trend.workload.same_measure(w))
+                    });
+                let (Some(r), Some(Some(ch))) = (found, row.changes.get_mut(1)) else {
+                    continue;
+                };
+                ch.noise = trends.change(r).change.noise;
+                if held.insert(r) {
+                    change.trend_changes.push(r);
+                }
+            }
+        }
+    }
 }
 
 /// The listed findings that name the check of a side that ran fewer
@@ -180,13 +239,18 @@ pub(super) fn named(
         };
         let opts = Options {
             stated_noise: spec.noise,
+            stated_by: compare::Stated::Record,
             same_workload: false,
         };
-        let result = with_cites(compare::compare(&sides, &metrics, opts), cited);
+        let mut result = with_cites(compare::compare(&sides, &metrics, opts), cited);
+        if spec.noise.is_none() {
+            compare::judge_by_rules(&mut result, &site.noise);
+        }
         let mut spec = spec.clone();
         if spec.title.is_none() {
             spec.title = Some(compare::title(&result)).filter(|t| !t.is_empty());
         }
+        result.title = spec.title.clone();
         out.push(Compared {
             spec,
             owner,
@@ -291,6 +355,7 @@ pub(super) fn by_version(
                     earlier: index.versions[k].clone(),
                     runs: out[k].runs.clone(),
                     result: with_cites(result, cited),
+                    trend_changes: Vec::new(),
                 });
                 break;
             }

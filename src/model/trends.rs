@@ -12,7 +12,7 @@
 
 use crate::checks::{Outcome, Verdict};
 use crate::compare::trend::{self, Kind, Trend, TrendChange};
-use crate::compare::Flag;
+use crate::compare::{Flag, Stated};
 use crate::record::{Date, Run, Site};
 use crate::version::Version;
 use std::collections::HashMap;
@@ -147,7 +147,14 @@ pub(super) fn build(
             .cloned()
             .unwrap_or(version)
     });
-    let all = trend::trends(&sources);
+    // The noise the site states, rule by rule: the most specific rule
+    // that names a change's engine, workload and metric.
+    let bounds = |engine: &str, title: &str, metric: &str| {
+        let slug = trend::slug_of(title);
+        crate::record::noise_rule(&site.noise, engine, title, &slug, metric)
+            .map(|r| crate::compare::noise_stated(r.bound, Stated::Site))
+    };
+    let all = trend::trends(&sources, &bounds);
     drop(sources);
     let followed_slugs = trend::slugs(&all);
     let mut followed: Vec<Followed> = Vec::new();
@@ -366,7 +373,7 @@ impl Trends {
         let title = format!(
             "{} {} on {} {} against {} ({})",
             mt.metric.label,
-            crate::figures::signed_percent_fine(ch.change.pct),
+            crate::figures::signed_percent(ch.change.pct),
             series.engine_name,
             ch.to,
             ch.from,

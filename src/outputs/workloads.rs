@@ -74,6 +74,7 @@ fn workload(model: &Model, p: &Picked) -> Value {
                         "series": pt.series,
                         "date": run.date.to_string(),
                         "url": format!("{base}{}", urls::run(&run.id)),
+                        "change": pt.change.map(Kind::words),
                     })
                 })
                 .collect();
@@ -100,6 +101,9 @@ fn workload(model: &Model, p: &Picked) -> Value {
                         "kind": ch.kind().words(),
                         "not_comparable": ch.not_comparable,
                         "new_finding": command,
+                        "noise_pct": ch.change.noise.band().map(|b| b.pct),
+                        "noise_from": ch.change.noise.band().map(|b| noise_from(b.basis)),
+                        "words": ch.words(),
                     })
                 })
                 .collect();
@@ -122,6 +126,18 @@ fn workload(model: &Model, p: &Picked) -> Value {
         "series": series,
         "metrics": metrics,
     })
+}
+
+/// What a change's band of noise was read from, as `noise_from` names it.
+fn noise_from(b: crate::compare::Basis) -> &'static str {
+    use crate::compare::{Basis, Stated};
+    match b {
+        Basis::Repeats { .. } => "repeats",
+        Basis::History { .. } => "history",
+        Basis::Stated(Stated::Site) => "site",
+        Basis::Stated(Stated::Record) => "record",
+        Basis::Stated(Stated::Command) => "command",
+    }
 }
 
 /// Writes `workloads.json`: every workload the site follows, as [`json`]

@@ -45,9 +45,12 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
                     "mark": v.as_ref().and_then(|_| c.contexts[r.workload][s].mark()),
                     "change": r.changes[s].map(|ch| json!({
                         "shown": ch.shown(),
-                        "direction": ch.direction.as_str(),
+                        // Within noise, a change is neither better nor
+                        // worse: its class and its words say so.
+                        "direction": if ch.kind() == crate::compare::Kind::Within { "within" } else { ch.direction.as_str() },
+                        "way": ch.way(),
                         "noise": ch.noise.short(),
-                        "words": ch.noise.words(),
+                        "words": ch.long_words(),
                         "key": ch.noise.key(),
                     })),
                 })
@@ -162,13 +165,36 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
         "empty": c.is_empty(),
         "measured": c.sides.iter().zip(&c.measured).map(|(s, m)| json!({"name": s.name, "workloads": m})).collect::<Vec<_>>(),
         "untested": c.has_untested(),
-        "stated_noise": c.stated_noise.map(|p| format!("±{}%", crate::figures::number(p))),
+        "stated_noise": c.stated_noise.map(|p| format!("±{}", crate::figures::unsigned_percent(p))),
+        "noise_from": noise_from(c),
         "fewer": fewer,
         "verdict": Verdict::of(c).words,
         "flagged": flagged(c),
         "servers": servers(c),
         "shortfall": (!why.is_empty()).then(|| why.join(" ")),
     })
+}
+
+/// What the bands of noise of `c`'s changes were read from, each once, in
+/// words for the key under its tables: `the spread of repeated runs`,
+/// `the series' history`, `the noise site.yaml states`.
+fn noise_from(c: &Comparison) -> Vec<&'static str> {
+    use crate::compare::{Basis, Stated};
+    let mut out: Vec<&'static str> = Vec::new();
+    for ch in c.rows.iter().flat_map(|r| r.changes.iter().flatten()) {
+        let Some(b) = ch.noise.band() else { continue };
+        let words = match b.basis {
+            Basis::Repeats { .. } => "the spread of repeated runs of one version, in percent of their mean",
+            Basis::History { .. } => "the history of the workload's series: the values of the versions before, whose mean a change must pass by 3 standard deviations (a rule of site.yaml may set another)",
+            Basis::Stated(Stated::Site) => "the noise site.yaml states",
+            Basis::Stated(Stated::Record) => "the noise the comparison states",
+            Basis::Stated(Stated::Command) => "the bound given on the command line",
+        };
+        if !out.contains(&words) {
+            out.push(words);
+        }
+    }
+    out
 }
 
 fn run_link(model: &Model, r: usize) -> Value {

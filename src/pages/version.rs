@@ -2,9 +2,14 @@
 //! for on that version, the findings in sections by their state there
 //! (affected, in range, mitigated, fixed, clean), with links to the
 //! neighbouring versions. A state the runs on the version tested (where
-//! the record leaves it untested) counts as tested and says which runs;
-//! each finding's badge is its state there, its own status labelled as
-//! the overall one.
+//! the record leaves it untested) counts as tested and says which runs,
+//! and the affected findings a run showed lead their section; each
+//! finding's badge is its state there, its own status labelled as the
+//! overall one. What changed since the version before is said once: the
+//! verdict of that comparison under the page's own (each change judged
+//! as its workload's series judges it), its table after what affects the
+//! version, and apart only the changes of another series it does not
+//! hold.
 
 use super::batch::{Batch, Job};
 use super::paginate::Pager;
@@ -296,17 +301,62 @@ fn page_of(
             "comparison": super::compare::view(&c.result, model),
         })
     });
-    // How the workloads the site follows changed here: a line after the
-    // verdict, and the regressions and improvements listed.
-    let trend = super::workloads::version_line(model, ix.engine, j)
-        .filter(|_| n == 1)
-        .map(|line| {
-            let changes: Vec<serde_json::Value> = super::workloads::at_version(model, ix.engine, j)
-                .into_iter()
-                .map(|c| super::workloads::change_view(model, c))
+    // What changed here, said once: the comparison with the version
+    // before leads, its verdict under the page's; the changes of the
+    // workloads the site follows that it does not hold (another series'
+    // version before) are listed apart, and a regression no finding cites
+    // offers the command that starts one.
+    let at_here = model.trends.at_version[ix.engine][j].as_slice();
+    let covered: &[crate::model::ChangeRef] = measured
+        .change
+        .as_ref()
+        .map_or(&[], |c| c.trend_changes.as_slice());
+    let held: std::collections::HashSet<&crate::model::ChangeRef> = covered.iter().collect();
+    let rest: Vec<crate::model::ChangeRef> = at_here
+        .iter()
+        .copied()
+        .filter(|c| !held.contains(c))
+        .collect();
+    let headline = match &measured.change {
+        // The comparison's own verdict, as its view made it.
+        Some(_) => change
+            .as_ref()
+            .and_then(|c| c["comparison"]["verdict"].as_str())
+            .map(str::to_string),
+        None if !rest.is_empty() => {
+            let said: Vec<crate::compare::Said<'_>> = rest
+                .iter()
+                .map(|&c| {
+                    let f = &model.trends.followed[c.0];
+                    let mt = &f.trend.metrics[c.1];
+                    mt.changes[c.2].said(&f.trend, mt, true)
+                })
                 .collect();
-            serde_json::json!({"line": line, "changes": changes})
-        });
+            let mut line = crate::compare::trend::changes_summary(&said);
+            if let Some(first) = line.get(..1) {
+                line = format!("{}{}", first.to_uppercase(), &line[1..]);
+            }
+            Some(format!("{line}."))
+        }
+        None => None,
+    };
+    let regressions: Vec<serde_json::Value> = covered
+        .iter()
+        .copied()
+        .filter(|&c| model.trends.change(c).kind() == crate::compare::Kind::Regression)
+        .map(|c| super::workloads::change_view(model, c))
+        .collect();
+    let change = change.map(|mut c| {
+        c["regressions"] = serde_json::json!(regressions);
+        c
+    });
+    let trend = headline.filter(|_| n == 1).map(|line| {
+        let changes: Vec<serde_json::Value> = rest
+            .iter()
+            .map(|&c| super::workloads::change_view(model, c))
+            .collect();
+        serde_json::json!({"line": line, "changes": changes, "compared": measured.change.is_some()})
+    });
     let (page, pagination) = list_page(
         model,
         &pager,

@@ -1,13 +1,14 @@
 //! The workloads followed across versions: a page per workload
 //! (`/workloads/<slug>/`) and their index (`/workloads/`).
 //!
-//! A workload's page leads with its verdict (how many changes between
-//! versions are regressions, improvements, within noise, untested or not
-//! comparable), says what makes it a workload, then for each headline
-//! metric draws a chart against engine version (one line per series, an
-//! engine on its hardware; each point linked to its run, its noise a
-//! whisker, a point whose run a check flags hollow) and, under it, a table
-//! of every point with its flags and the change from the version before;
+//! A workload's page leads with its verdict (its changes between versions
+//! in the one summary every view uses: worse or better beyond noise,
+//! within noise, untested, the same, not comparable, each counted apart),
+//! says what makes it a workload, then for each headline metric draws a
+//! chart against engine version (one line per series, an engine on its
+//! hardware; each point linked to its run, its spread a whisker, a point
+//! whose run a check flags hollow) and, under it, a table of every point
+//! with its flags and the change from the version before with its band;
 //! a regression no finding cites says so and offers the command that
 //! starts one. Its points are also a CSV beside it (written by
 //! `outputs::workloads`). The engine, version and home pages show the
@@ -21,7 +22,7 @@ use super::view::{object, page};
 use super::Ctx;
 use crate::chart::{self, TrendChart, TrendPoint, TrendSeries};
 use crate::compare::trend::{Kind, MetricTrend, Point};
-use crate::figures::{self, Together};
+use crate::figures::Together;
 use crate::markdown;
 use crate::model::{ChangeRef, Followed, Model};
 use crate::urls::{self, ROOT};
@@ -32,16 +33,6 @@ use serde_json::{json, Value};
 const TEMPLATE: &str = "workload.html";
 /// The index's template.
 const INDEX: &str = "workloads.html";
-
-/// The kinds of change in the order a verdict counts them.
-const KINDS: [Kind; 6] = [
-    Kind::Regression,
-    Kind::Improvement,
-    Kind::Within,
-    Kind::Untested,
-    Kind::Same,
-    Kind::NotComparable,
-];
 
 /// Lists every workload's page, and the index.
 pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
@@ -87,19 +78,6 @@ pub(super) fn key_of(cx: &Ctx<'_>, w: usize) -> Vec<u64> {
     m
 }
 
-/// A change in words: `−2.5% worse, beyond noise`, and what it is.
-pub(super) fn change_words(ch: &crate::compare::trend::TrendChange) -> String {
-    let direction = match ch.change.direction {
-        crate::compare::Direction::Same => "the same",
-        d => d.as_str(),
-    };
-    format!(
-        "{} {direction}, {}",
-        figures::signed_percent_fine(ch.change.pct),
-        ch.change.noise.short()
-    )
-}
-
 /// A change as the engine, version and home pages list it: the workload,
 /// the metric and series, the versions, the change in words, its kind,
 /// the findings that cite it, and for a regression none cites, the
@@ -136,7 +114,7 @@ pub(super) fn change_view(model: &Model, c: ChangeRef) -> Value {
         "to": ch.to.as_str(),
         "to_url": format!("{ROOT}{}", urls::version(&series.engine, model.version_page(&series.engine, &ch.to).as_str())),
         "values": format!("{} against {}", at.with_unit(ch.after.mean, unit), at.with_unit(ch.before.mean, unit)),
-        "words": change_words(ch),
+        "words": ch.words(),
         "kind": kind_key(ch.kind()),
         "kind_words": ch.kind().words(),
         "not_comparable": ch.not_comparable,
@@ -162,42 +140,10 @@ fn anchor(metric: &str) -> String {
     format!("m-{}", metric.replace('_', "-"))
 }
 
-/// The verdict of a workload in words: `11 changes between versions: 1
-/// regression, 8 improvements, 2 within noise.`
+/// The verdict of a workload in words, as every view of it says it
+/// ([`crate::compare::trend::verdict`]).
 pub(super) fn verdict(f: &Followed) -> String {
-    let mut counts = [0usize; 6];
-    for mt in &f.trend.metrics {
-        for ch in &mt.changes {
-            if let Some(k) = KINDS.iter().position(|&k| k == ch.kind()) {
-                counts[k] += 1;
-            }
-        }
-    }
-    let total: usize = counts.iter().sum();
-    if total == 0 {
-        return "No change between versions yet: each series has one version.".to_string();
-    }
-    let parts: Vec<String> = KINDS
-        .iter()
-        .zip(counts)
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| match (k, n) {
-            (Kind::Regression, 1) => "1 regression".to_string(),
-            (Kind::Regression, n) => format!("{n} regressions"),
-            (Kind::Improvement, 1) => "1 improvement".to_string(),
-            (Kind::Improvement, n) => format!("{n} improvements"),
-            (k, n) => format!("{n} {}", k.words()),
-        })
-        .collect();
-    format!(
-        "{} between versions: {}.",
-        if total == 1 {
-            "1 change".to_string()
-        } else {
-            format!("{total} changes")
-        },
-        parts.join(", ")
-    )
+    crate::compare::trend::verdict(&f.trend)
 }
 
 /// A point's value and noise: `1,577.96 tok/s`, `±12.64`; `605 tok/s`,
@@ -270,7 +216,7 @@ fn chart_of(
                 high: p.high,
                 hollow: !p.flags.is_empty(),
                 regression: crate::model::regression_into(mt, i)
-                    .map(|ch| figures::signed_percent_fine(ch.change.pct)),
+                    .map(|ch| crate::figures::signed_percent(ch.change.pct)),
                 href: format!("{ROOT}{}", urls::run(&run.id)),
                 label,
             }
@@ -354,7 +300,7 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
                         .find(|(_, c)| first && c.series == p.series && c.to == p.version)
                         .map(|(c, ch)| {
                             json!({
-                                "words": change_words(ch),
+                                "words": ch.words(),
                                 "kind": kind_key(ch.kind()),
                                 "kind_words": ch.kind().words(),
                                 "not_comparable": ch.not_comparable,
@@ -514,8 +460,8 @@ pub(super) fn changes_key(cx: &Ctx<'_>, refs: &[ChangeRef]) -> Vec<u64> {
 }
 
 /// The changes that end at version `j` of engine `e` (an index of
-/// `site.yaml`'s engines) that a version page lists: regressions and
-/// improvements.
+/// `site.yaml`'s engines) beyond noise: regressions and improvements, as
+/// an engine page lists them.
 pub(super) fn at_version(model: &Model, e: usize, j: usize) -> Vec<ChangeRef> {
     let t = &model.trends;
     t.at_version
@@ -528,84 +474,6 @@ pub(super) fn at_version(model: &Model, e: usize, j: usize) -> Vec<ChangeRef> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// A version page's line on the workloads that changed there, against the
-/// version before in each series: `Slower than 0.29.0 on 2 workloads,
-/// faster on 1; 3 more within noise or untested.`; `None` where no
-/// workload the site follows changed there.
-pub(super) fn version_line(model: &Model, e: usize, j: usize) -> Option<String> {
-    let t = &model.trends;
-    let all = t.at_version.get(e)?.get(j)?;
-    if all.is_empty() {
-        return None;
-    }
-    // Each workload once: slower where a metric regressed, faster where
-    // one improved and none regressed, else neither; by earlier version.
-    let mut by: Vec<(usize, String, Kind)> = Vec::new();
-    for &c in all {
-        let ch = t.change(c);
-        let k = ch.kind();
-        match by.iter_mut().find(|(w, _, _)| *w == c.0) {
-            Some(x) => {
-                if k == Kind::Regression || (k == Kind::Improvement && x.2 != Kind::Regression) {
-                    x.2 = k;
-                }
-            }
-            None => by.push((c.0, ch.from.to_string(), k)),
-        }
-    }
-    let count = |k: Kind| by.iter().filter(|x| x.2 == k).count();
-    let against = |k: Kind| {
-        let mut froms: Vec<&str> = by
-            .iter()
-            .filter(|x| x.2 == k)
-            .map(|x| x.1.as_str())
-            .collect();
-        froms.sort_unstable();
-        froms.dedup();
-        match froms.as_slice() {
-            [one] => (*one).to_string(),
-            _ => "the version before".to_string(),
-        }
-    };
-    let workloads = |n: usize| {
-        if n == 1 {
-            "1 workload".to_string()
-        } else {
-            format!("{n} workloads")
-        }
-    };
-    let (slower, faster) = (count(Kind::Regression), count(Kind::Improvement));
-    let rest = by.len() - slower - faster;
-    let mut parts = Vec::new();
-    if slower > 0 {
-        parts.push(format!(
-            "slower than {} on {}",
-            against(Kind::Regression),
-            workloads(slower)
-        ));
-    }
-    if faster > 0 {
-        parts.push(format!(
-            "faster than {} on {}",
-            against(Kind::Improvement),
-            workloads(faster)
-        ));
-    }
-    if rest > 0 {
-        let more = if parts.is_empty() { "" } else { " more" };
-        parts.push(format!(
-            "{}{more} within noise, untested or not comparable",
-            workloads(rest)
-        ));
-    }
-    let mut line = parts.join("; ");
-    if let Some(first) = line.get(..1) {
-        line = format!("{}{}", first.to_uppercase(), &line[1..]);
-    }
-    line.push('.');
-    Some(line)
 }
 
 /// An engine page's section on its workloads: each followed workload it

@@ -8,7 +8,8 @@
 //!
 //! The trends are the model's ([`crate::model::Trends`]), computed once
 //! as the site's pages show them; this module selects (`--engine`,
-//! `--workload`, `--since`) and says them.
+//! `--workload`, `--since`) and says them, after judging every change
+//! again by `--threshold` where given (a CI job that accepts single runs).
 //!
 //! Takes the model and the command's options; hands back the text and
 //! whether a regression was found.
@@ -45,6 +46,10 @@ pub struct TrendsOptions {
     pub since: Option<String>,
     /// How to say it.
     pub format: Format,
+    /// A bound in percent to judge every change by, for a CI job that
+    /// accepts single runs (`--threshold`): a change beyond it is a
+    /// regression or an improvement, one within it noise.
+    pub threshold: Option<f64>,
 }
 
 /// What `findings trends` says.
@@ -56,10 +61,24 @@ pub struct TrendsReport {
     pub regressions: usize,
 }
 
-/// The trends of `model` that `opts` select, said in its format; an error
-/// where the selection cannot be made (an unknown engine, a workload no
-/// id or title names, a `--since` that is no version).
-pub fn trends(model: &Model, opts: &TrendsOptions) -> Result<TrendsReport, SelectError> {
+/// The trends of `model` that `opts` select, said in its format, each
+/// change judged again by `opts.threshold` where given (the model's
+/// trends are then changed in place); an error where the selection cannot
+/// be made (an unknown engine, a workload no id or title names, a
+/// `--since` that is no version, a threshold that is no percentage).
+pub fn trends(model: &mut Model, opts: &TrendsOptions) -> Result<TrendsReport, SelectError> {
+    if let Some(p) = opts.threshold {
+        if !(p.is_finite() && p > 0.0 && p <= 100.0) {
+            return Err(SelectError {
+                message: format!("--threshold: {p} is not a bound in percent"),
+                hint: "a number more than 0 and at most 100: --threshold 5 for ±5%".to_string(),
+            });
+        }
+        for f in &mut model.trends.followed {
+            crate::compare::trend::restate(&mut f.trend, p);
+        }
+    }
+    let model: &Model = model;
     let since = match &opts.since {
         Some(v) => Some(Version::parse(v).map_err(|e| SelectError {
             message: format!("--since: {e}"),

@@ -1,78 +1,40 @@
-//! How `findings trends` says what it selected: the verdict first (how
-//! many changes are regressions, improvements, within noise, untested or
-//! not comparable, the regressions named), then each workload, metric and
-//! series as a table of its versions (value and noise, run and flags, the
-//! change from the version before), and under a regression no finding
-//! cites, the command that starts one. The formats: a terminal's table,
-//! Markdown, and GitHub workflow commands.
+//! How `findings trends` says what it selected: the verdict first, in the
+//! one summary every page uses (`compare::summary`: worse or better beyond
+//! noise, within noise, untested with the largest named, the same, not
+//! comparable, each counted apart), then each workload with its own
+//! verdict, and each metric and series as a table of its versions (value
+//! and spread, run and flags, the change from the version before with its
+//! band of noise), and under a regression no finding cites, the command
+//! that starts one. The formats: a terminal's table, Markdown, and GitHub
+//! workflow commands.
 //!
 //! Takes the model and the selection; hands back text.
 
 use crate::audit::report::command;
-use crate::compare::trend::{Kind, MetricTrend, Point, TrendChange};
+use crate::compare::trend::{changes_summary, Kind, MetricTrend, Point, TrendChange};
+use crate::compare::Said;
 use crate::figures::{self, Together};
-use crate::model::{ChangeRef, Model, Picked, Selection};
+use crate::model::{Model, Picked, Selection};
 use crate::urls;
 use std::fmt::Write as _;
 
-/// The counts of the changes of `picked` by kind, and its regressions.
-fn tally(model: &Model, picked: &[Picked]) -> (Vec<(Kind, usize)>, Vec<ChangeRef>) {
-    let kinds = [
-        Kind::Regression,
-        Kind::Improvement,
-        Kind::Within,
-        Kind::Untested,
-        Kind::Same,
-        Kind::NotComparable,
-    ];
-    let mut counts: Vec<(Kind, usize)> = kinds.iter().map(|&k| (k, 0)).collect();
-    let mut regressions = Vec::new();
+/// The changes of `picked` as a summary names them, after their
+/// workload's title where several are picked.
+fn said<'m>(model: &'m Model, picked: &[Picked]) -> Vec<Said<'m>> {
+    let titled = picked.len() > 1;
+    let mut out = Vec::new();
     for p in picked {
+        let t = &model.trends.followed[p.workload].trend;
         for (m, _, cs) in &p.metrics {
-            for &c in cs {
-                let r = (p.workload, *m, c);
-                let k = model.trends.change(r).kind();
-                if let Some(e) = counts.iter_mut().find(|(x, _)| *x == k) {
-                    e.1 += 1;
-                }
-                if k == Kind::Regression {
-                    regressions.push(r);
-                }
-            }
+            let mt = &t.metrics[*m];
+            out.extend(cs.iter().map(|&c| mt.changes[c].said(t, mt, titled)));
         }
     }
-    (counts, regressions)
+    out
 }
 
-/// A change in a few words: `gpt-oss 20B MXFP4 MoE · tg128: tokens a
-/// second −2.5% on llama.cpp 8577 against 7938`.
-fn named(model: &Model, c: ChangeRef) -> String {
-    let f = &model.trends.followed[c.0];
-    let mt = &f.trend.metrics[c.1];
-    let ch = &mt.changes[c.2];
-    format!(
-        "{}: {} {} on {} {} against {}",
-        f.trend.title,
-        lower_first(&mt.metric.label),
-        figures::signed_percent_fine(ch.change.pct),
-        f.trend.series[ch.series].engine_name,
-        ch.to,
-        ch.from,
-    )
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        // Keep acronyms (TTFT, TPOT) as they are.
-        Some(f) if c.clone().next().is_some_and(char::is_lowercase) => {
-            f.to_lowercase().chain(c).collect()
-        }
-        _ => s.to_string(),
-    }
-}
-
-/// The verdict in one sentence.
+/// The verdict in one sentence: the workloads, and their changes as the
+/// one summary says them.
 pub(super) fn verdict(model: &Model, picked: &[Picked], sel: &Selection) -> String {
     let mut scope = String::new();
     if let Some(e) = &sel.engine {
@@ -92,77 +54,27 @@ pub(super) fn verdict(model: &Model, picked: &[Picked], sel: &Selection) -> Stri
             "No workload{scope} is followed across versions: a workload is followed once two versions of an engine (or two engines) measured it."
         );
     }
-    let (counts, regressions) = tally(model, picked);
-    let total: usize = counts.iter().map(|(_, n)| n).sum();
     let workloads = if picked.len() == 1 {
         "1 workload".to_string()
     } else {
         format!("{} workloads", picked.len())
     };
-    if total == 0 {
+    let items = said(model, picked);
+    if items.is_empty() {
         return format!(
             "{workloads}{scope}: no change between versions yet (each series has one version)."
         );
     }
-    let mut parts = Vec::new();
-    for (k, n) in &counts {
-        if *n == 0 {
-            continue;
-        }
-        let word = match (k, *n) {
-            (Kind::Regression, 1) => "1 regression".to_string(),
-            (Kind::Regression, n) => format!("{n} regressions"),
-            (Kind::Improvement, 1) => "1 improvement".to_string(),
-            (Kind::Improvement, n) => format!("{n} improvements"),
-            (k, n) => format!("{n} {}", k.words()),
-        };
-        if *k == Kind::Regression {
-            let shown: Vec<String> = regressions
-                .iter()
-                .take(3)
-                .map(|&c| named(model, c))
-                .collect();
-            let more = if regressions.len() > 3 { "; …" } else { "" };
-            parts.push(format!("{word} ({}{more})", shown.join("; ")));
-        } else {
-            parts.push(word);
-        }
-    }
-    let changes = if total == 1 {
-        "1 change".to_string()
-    } else {
-        format!("{total} changes")
-    };
-    format!(
-        "{workloads}{scope}, {changes} between versions: {}.",
-        parts.join(", ")
-    )
+    format!("{workloads}{scope}, {}.", changes_summary(&items))
 }
 
-/// A change, its direction and noise, and what it is: `−2.5% worse,
-/// beyond noise: a regression`.
-pub(super) fn change_words(ch: &TrendChange) -> String {
-    let direction = match ch.change.direction {
-        crate::compare::Direction::Same => "the same",
-        d => d.as_str(),
-    };
-    let mut out = format!(
-        "{} {direction}, {}",
-        figures::signed_percent_fine(ch.change.pct),
-        ch.change.noise.short()
-    );
-    match ch.kind() {
-        Kind::Regression => out.push_str(": a regression"),
-        Kind::Improvement => out.push_str(": an improvement"),
-        Kind::NotComparable => {
-            let _ = write!(
-                out,
-                "; not comparable ({})",
-                ch.not_comparable.as_deref().unwrap_or("")
-            );
-        }
-        _ => {}
+/// The verdict of one picked workload, its changes alone.
+fn workload_verdict(model: &Model, p: &Picked) -> String {
+    let mut out = changes_summary(&said(model, std::slice::from_ref(p)));
+    if let Some(first) = out.get(..1) {
+        out = format!("{}{}", first.to_uppercase(), &out[1..]);
     }
+    out.push('.');
     out
 }
 
@@ -196,7 +108,7 @@ fn rows(
             changes
                 .iter()
                 .find(|c| c.to == p.version)
-                .map(|c| change_words(c))
+                .map(|c| c.words())
                 .unwrap_or_default()
         } else {
             String::new()
@@ -298,10 +210,11 @@ pub(super) fn table(model: &Model, picked: &[Picked], sel: &Selection) -> String
         let f = &model.trends.followed[p.workload];
         let _ = write!(
             out,
-            "\n{}\n  {}{}\n",
+            "\n{}\n  {}{}\n  {}\n",
             f.trend.title,
             model.site.base_url,
-            urls::workload(&f.slug)
+            urls::workload(&f.slug),
+            workload_verdict(model, p)
         );
         for (m, (mt, s, points, changes)) in parts(model, p) {
             let _ = writeln!(out, "  {} · {}", mt.metric.label, f.trend.series[s].name());
@@ -348,9 +261,10 @@ pub(super) fn markdown(model: &Model, picked: &[Picked], sel: &Selection) -> Str
         let f = &model.trends.followed[p.workload];
         let _ = write!(
             out,
-            "\n### [{}]({base}{})\n",
+            "\n### [{}]({base}{})\n\n{}\n",
             cell(&f.trend.title),
-            urls::workload(&f.slug)
+            urls::workload(&f.slug),
+            cell(&workload_verdict(model, p))
         );
         for (m, (mt, s, points, changes)) in parts(model, p) {
             let _ = write!(
@@ -408,9 +322,10 @@ pub(super) fn github(model: &Model, picked: &[Picked], sel: &Selection) -> Strin
                 let unit = mt.metric.unit.as_deref();
                 let at = Together::of([ch.before.mean, ch.after.mean], unit);
                 let mut message = format!(
-                    "{} {} on {} {} against {}: {} against {}, {}.\n{}{}",
+                    "{} {} {} on {} {} against {}: {} against {}, {}.\n{}{}",
                     mt.metric.label,
-                    figures::signed_percent_fine(ch.change.pct),
+                    figures::signed_percent(ch.change.pct),
+                    ch.change.direction.as_str(),
                     f.trend.series[ch.series].name(),
                     ch.to,
                     ch.from,

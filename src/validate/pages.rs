@@ -91,7 +91,7 @@ pub fn workload_slugs(site: &Site, runs: &[std::sync::Arc<Run>]) -> Vec<String> 
     let mut sorted: Vec<std::sync::Arc<Run>> = runs.to_vec();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     let (sources, _) = trend::sources(site, &sorted, &|_, _| Vec::new(), &|_, v| v);
-    trend::slugs(&trend::trends(&sources))
+    trend::slugs(&trend::trends(&sources, &|_, _, _| None))
 }
 
 /// The pages that `render` writes for these records. It follows the model

@@ -97,7 +97,7 @@ fn the_live_runs_worse_on_six_of_eight_metrics_in_words_and_counts() {
     let v = Verdict::of(&c);
     assert_eq!(
         v.words,
-        "vLLM 0.30.0 against 0.29.0: worse on 6 of 8 metrics (output throughput −7%, ITL p99 +24%, …), better on 1, the same on 1; each side ran once, so no change is tested against noise."
+        "vLLM 0.30.0 against 0.29.0: 7 of 8 metrics untested, single runs: worse on 6 (ITL p99 +24%, output throughput −7.4%, …), better on 1 (TTFT p99 −5.6%); the same on 1."
     );
     assert_eq!(
         (v.worse, v.better, v.same),
@@ -107,7 +107,8 @@ fn the_live_runs_worse_on_six_of_eight_metrics_in_words_and_counts() {
     assert_eq!((v.beyond_noise, v.within_noise, v.untested), (0, 0, 8));
     // One workload: its verdict is the whole's.
     assert_eq!(Verdict::of_workload(&c, 0), v);
-    assert_eq!(title(&c), "vLLM 0.29.0 against 0.30.0");
+    // Titled as its verdict reads: the changed side against the baseline.
+    assert_eq!(title(&c), "vLLM 0.30.0 against 0.29.0");
     let json: serde_json::Value = serde_json::from_str(&report::json(&c)).unwrap();
     assert_eq!(
         json["verdict"],
@@ -198,7 +199,7 @@ fn better_leads_where_more_changes_are_better_and_worse_is_named() {
     );
     assert_eq!(
         Verdict::of(&c).words,
-        "vLLM 0.29.0 against 0.30.0: better on 6 of 8 metrics (output throughput +8%, ITL p99 −19%, …), worse on 1 (TTFT p99 +6%), the same on 1; each side ran once, so no change is tested against noise."
+        "vLLM 0.29.0 against 0.30.0: 7 of 8 metrics untested, single runs: worse on 1 (TTFT p99 +6%), better on 6 (ITL p99 −19%, output throughput +8%, …); the same on 1."
     );
     // No record of the servers: nothing said of them.
     assert_eq!(servers(&c), None);
@@ -232,7 +233,7 @@ fn repeats_and_a_stated_band_say_how_far_the_noise_was_tested() {
     let v = Verdict::of(&c);
     assert_eq!(
         v.words,
-        "vLLM 0.30 against 0.29: better, output throughput +16%; 1 change beyond noise, 0 within noise."
+        "vLLM 0.30 against 0.29: output throughput +16% better, beyond the spread of 2 repeated runs (±1.7%)."
     );
     assert_eq!((v.better, v.beyond_noise, v.untested), (1, 1, 0));
     let c = compare(
@@ -245,7 +246,7 @@ fn repeats_and_a_stated_band_say_how_far_the_noise_was_tested() {
     );
     assert_eq!(
         Verdict::of(&c).words,
-        "vLLM 0.30 against 0.29: better, output throughput +3%; 0 changes beyond noise, 1 within noise (single measurements judged by the stated ±5%)."
+        "vLLM 0.30 against 0.29: output throughput +3.3%, within the bound given on the command line (±5%)."
     );
 }
 
@@ -278,15 +279,48 @@ fn one_metric_at_several_workloads_names_the_workloads() {
     );
     assert_eq!(
         Verdict::of(&c).words,
-        "vLLM 0.27.1 MTP@3 against NInfer NVFP4: better on 2 of 3 workloads (context depth 4,096 +0.5%, context depth 32,768 +35%), worse on 1 (context depth 0 −8%); each side measured each workload once, so no change is tested against noise."
+        "vLLM 0.27.1 MTP@3 against NInfer NVFP4: all 3 workloads untested, single runs: worse on 1 (context depth 0 −7.7%), better on 2 (context depth 32,768 +35%, context depth 4,096 +0.5%)."
     );
-    assert_eq!(title(&c), "NInfer NVFP4 against vLLM 0.27.1 MTP@3");
+    assert_eq!(title(&c), "vLLM 0.27.1 MTP@3 against NInfer NVFP4");
+    // Under its record's title, which names the baseline first, and with
+    // the noise the record states (the report's ±5–10%, at its top): the
+    // sides in the title's order, +0.5% and −7.7% within noise.
+    let mut titled = compare(
+        &[
+            side("NInfer NVFP4", [127.1, 87.1, 24.2]),
+            side("vLLM 0.27.1 MTP@3", [117.3, 87.5, 32.7]),
+        ],
+        &[result_metric("output_throughput").unwrap()],
+        Options {
+            stated_noise: Some(10.0),
+            stated_by: Stated::Record,
+            ..Options::default()
+        },
+    );
+    titled.title =
+        Some("NInfer NVFP4 against vLLM 0.27.1 MTP@3 at concurrency 1, by context depth".into());
+    assert_eq!(
+        Verdict::of(&titled).words,
+        "NInfer NVFP4 against vLLM 0.27.1 MTP@3, each change vLLM 0.27.1 MTP@3's: better on 1 of 3 workloads beyond noise (context depth 32,768 +35%); 2 within noise (context depth 0 −7.7%, context depth 4,096 +0.5%)."
+    );
+    let v = Verdict::of(&titled);
+    assert_eq!(
+        (
+            v.beyond_noise,
+            v.within_noise,
+            v.untested,
+            v.better,
+            v.worse
+        ),
+        (1, 2, 0, 2, 1),
+        "the counts by direction stay facts of the sign"
+    );
     // Per workload, its own counts.
     let v = Verdict::of_workload(&c, 0);
     assert_eq!((v.worse, v.better), (1, 0));
     assert_eq!(
         v.words,
-        "vLLM 0.27.1 MTP@3 against NInfer NVFP4: worse, output throughput −8%; each side ran once, so no change is tested against noise."
+        "vLLM 0.27.1 MTP@3 against NInfer NVFP4: output throughput −7.7% worse, single runs: not tested against noise."
     );
 }
 
@@ -448,11 +482,11 @@ fn sides_are_named_by_engine_and_version_unless_two_share_them() {
         vec!["vLLM 0.30.0 (start-1)", "vLLM 0.30.0 (start-2)"]
     );
     assert!(Verdict::of(&c).words.starts_with(
-        "vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): worse on 6 of 8 metrics"
+        "vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): 7 of 8 metrics untested"
     ));
     assert_eq!(
         title(&c),
-        "vLLM 0.30.0 (start-1) against vLLM 0.30.0 (start-2)"
+        "vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1)"
     );
     // Files named for where they were read, one engine: the versions.
     let mut x = vllm("0.28.0", &a, Context::default());
@@ -462,7 +496,10 @@ fn sides_are_named_by_engine_and_version_unless_two_share_them() {
     let mut s = vllm("0.5.20", &b, Context::default());
     s.engine_name = Some("SGLang".into());
     let c = compare(&[x, y, s], &metrics(), Options::default());
-    assert_eq!(title(&c), "vLLM 0.28.0 against 0.29.0 and SGLang 0.5.20");
+    assert_eq!(
+        title(&c),
+        "vLLM 0.29.0 and SGLang 0.5.20 against vLLM 0.28.0"
+    );
     assert!(Verdict::of(&c)
         .words
         .contains(" SGLang 0.5.20 against vLLM 0.28.0: "));
@@ -510,7 +547,7 @@ fn thousands_of_workloads_and_sides_are_said_in_one_pass() {
     assert_eq!((v.worse, v.untested), (n, n));
     assert_eq!(
         v.words,
-        format!("vLLM 0.30 against 0.29: worse on all {n} workloads (asked for 1 at once −10%, asked for 2 at once −10%, …); each side measured each workload once, so no change is tested against noise.")
+        format!("vLLM 0.30 against 0.29: all {n} workloads untested, single runs: worse on {n} (asked for 1 at once −10%, …).")
     );
     let last: Vec<Verdict> = (n - 2..n).map(|w| Verdict::of_workload(&c, w)).collect();
     assert!(last.iter().all(|v| (v.worse, v.untested) == (1, 1)));

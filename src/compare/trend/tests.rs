@@ -4,7 +4,7 @@
 //! untested, not comparable, flagged points apart).
 
 use super::*;
-use crate::compare::{Context, Measurement};
+use crate::compare::{Context, Direction, Measurement, Noise};
 use crate::record::ResultRow;
 
 fn row(cells: &[(&'static str, &str)]) -> ResultRow {
@@ -46,6 +46,11 @@ fn serve(model: &str, conc: &str, input: &str, output: &str, tput: &str) -> Resu
         ("output_tokens", output),
         ("output_throughput", tput),
     ])
+}
+
+/// The trends of `sources`, with no bound stated.
+fn follow(sources: &[Source]) -> Vec<Trend> {
+    trends(sources, &|_, _, _| None)
 }
 
 fn source(engine: &str, version: &str, run: &str, rows: &[ResultRow], hw: Option<&str>) -> Source {
@@ -163,7 +168,7 @@ fn hardware_is_matched_without_the_vendors_name_and_other_hardware_is_another_se
     // trend gives it a series of its own.
     assert!(amd.matches(&unknown, false));
     assert_ne!(amd.place(), unknown.place());
-    let t = trends(&[
+    let t = follow(&[
         source(
             "vllm",
             "0.8.2",
@@ -218,8 +223,11 @@ fn builds() -> Vec<Source> {
 }
 
 #[test]
-fn the_tools_spread_judges_a_change_beyond_noise() {
-    let t = trends(&builds());
+fn the_tools_spread_alone_tests_nothing() {
+    // llama-bench's ± is the spread of five repetitions in one process:
+    // two builds of one run each are untested, however far apart their
+    // ± ranges are, and say how large their change is.
+    let t = follow(&builds());
     let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
     assert_eq!(
         titles,
@@ -238,20 +246,161 @@ fn the_tools_spread_judges_a_change_beyond_noise() {
         (1327.56, 1467.86)
     );
     let ch = &pp.changes[0];
-    assert_eq!(crate::figures::signed_percent_fine(ch.change.pct), "+13%");
-    assert_eq!(ch.change.noise, Noise::Beyond);
-    assert_eq!(ch.kind(), Kind::Improvement);
+    assert_eq!(crate::figures::signed_percent(ch.change.pct), "+13%");
+    assert_eq!(ch.change.noise, Noise::Untested);
+    assert_eq!(ch.kind(), Kind::Untested);
     let tg = &t[1].metrics[0].changes[0];
-    assert_eq!(crate::figures::signed_percent_fine(tg.change.pct), "−2.5%");
-    assert_eq!(tg.change.noise, Noise::Beyond);
-    assert_eq!(tg.kind(), Kind::Regression);
+    assert_eq!(crate::figures::signed_percent(tg.change.pct), "−2.5%");
+    assert_eq!(tg.kind(), Kind::Untested);
+    assert_eq!(tg.words(), "−2.5% worse, untested");
+    assert_eq!(
+        tg.change.long_words(),
+        "−2.5% worse, single runs: not tested against noise"
+    );
     assert_eq!((tg.from.as_str(), tg.to.as_str()), ("7938", "8577"));
+    // The point a change ends at carries its kind, for a chart to mark.
+    assert_eq!(t[1].metrics[0].points[1].change, Some(Kind::Untested));
+    assert_eq!(t[1].metrics[0].points[0].change, None);
+}
+
+/// The shared series' tg128 figures (value, ±), builds 6119 to 9187.
+const TG128: [(&str, &str, &str); 12] = [
+    ("6119", "69.80", "0.05"),
+    ("6122", "70.49", "0.04"),
+    ("6182", "72.05", "0.07"),
+    ("6486", "74.94", "0.14"),
+    ("6735", "75.19", "0.11"),
+    ("7034", "77.10", "0.22"),
+    ("7423", "79.60", "0.03"),
+    ("7670", "80.56", "0.18"),
+    ("7938", "80.99", "0.06"),
+    ("8577", "78.94", "0.01"),
+    ("8743", "79.03", "0.17"),
+    ("9187", "79.78", "0.23"),
+];
+
+fn tg128_series() -> Vec<Source> {
+    TG128
+        .iter()
+        .map(|(b, ts, sd)| {
+            let r = llama("gpt-oss 20B MXFP4 MoE", "tg128", ts, sd, "ngl=99");
+            source("llama-cpp", b, &format!("b{b}"), &[r], GPU)
+        })
+        .collect()
 }
 
 #[test]
-fn spreads_that_overlap_are_within_noise_and_none_is_untested() {
+fn the_series_history_is_its_noise_as_bencher_reads_it() {
+    let t = follow(&tg128_series());
+    let m = &t[0].metrics[0];
+    let by: Vec<(&str, Kind)> = m
+        .changes
+        .iter()
+        .map(|c| (c.to.as_str(), c.kind()))
+        .collect();
+    // Two earlier builds are too few; from the third on, the builds
+    // before (at most five) are the noise: 6486's +4% is past 3 standard
+    // deviations of 6119 to 6182, the rest are not, 8577's −2.5% least of
+    // all (the five builds before it range over 75.19 to 80.99).
+    assert_eq!(
+        by,
+        [
+            ("6122", Kind::Untested),
+            ("6182", Kind::Untested),
+            ("6486", Kind::Improvement),
+            ("6735", Kind::Within),
+            ("7034", Kind::Within),
+            ("7423", Kind::Within),
+            ("7670", Kind::Within),
+            ("7938", Kind::Within),
+            ("8577", Kind::Within),
+            ("8743", Kind::Within),
+            ("9187", Kind::Within),
+        ]
+    );
+    let at = |v: &str| m.changes.iter().find(|c| c.to.as_str() == v).unwrap();
+    assert_eq!(at("8577").words(), "−2.5%, within noise (±9.4%)");
+    assert_eq!(
+        at("8577").change.noise.words(),
+        "within the noise of the 5 versions before (±9.4%, z 3)"
+    );
+    assert_eq!(at("6486").words(), "+4% better, beyond noise (±5.1%)");
+    // A rule that reads a longer window and a smaller z: 7423's +3.2%
+    // passes 2 standard deviations of the six builds before it too.
+    let z = |_: &str, _: &str, _: &str| {
+        Some(Bound::Z {
+            z: 2.0,
+            window: 8,
+            min_sample: 3,
+        })
+    };
+    let t = trends(&tg128_series(), &z);
+    let kinds: Vec<(&str, Kind)> = t[0].metrics[0]
+        .changes
+        .iter()
+        .map(|c| (c.to.as_str(), c.kind()))
+        .filter(|(_, k)| *k != Kind::Within)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("6122", Kind::Untested),
+            ("6182", Kind::Untested),
+            ("6486", Kind::Improvement),
+            ("7423", Kind::Improvement)
+        ]
+    );
+    // A bound of 2% stated for llama.cpp's tg128: +2.2%, +4%, +2.5% and
+    // +3.2% improvements, −2.5% a regression; the ± of 7938 and 8577
+    // widen the 2% to 2.1%.
+    let two = |e: &str, title: &str, _: &str| {
+        (e == "llama-cpp" && title.contains("tg128"))
+            .then_some(Bound::Percent(2.0, crate::compare::Stated::Site))
+    };
+    let t = trends(&tg128_series(), &two);
+    let m = &t[0].metrics[0];
+    let kinds: Vec<Kind> = m.changes.iter().map(|c| c.kind()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == Kind::Improvement).count(), 4);
+    let tg = m.changes.iter().find(|c| c.to.as_str() == "8577").unwrap();
+    assert_eq!(tg.kind(), Kind::Regression);
+    assert_eq!(
+        tg.change.noise.words(),
+        "beyond the noise site.yaml states (±2.1%)"
+    );
+    assert_eq!(m.points[9].change, Some(Kind::Regression), "8577's point");
+}
+
+#[test]
+fn a_threshold_on_the_command_line_judges_every_change() {
+    let mut t = follow(&[
+        source(
+            "vllm",
+            "0.29",
+            "a",
+            &[serve("m", "32", "2816", "32000", "341.41443857471637")],
+            None,
+        ),
+        source(
+            "vllm",
+            "0.30",
+            "b",
+            &[serve("m", "32", "2816", "32000", "316.03420583269417")],
+            None,
+        ),
+    ]);
+    assert_eq!(t[0].metrics[0].changes[0].kind(), Kind::Untested);
+    restate(&mut t[0], 5.0);
+    let ch = &t[0].metrics[0].changes[0];
+    assert_eq!(ch.kind(), Kind::Regression);
+    assert_eq!(ch.words(), "−7.4% worse, beyond noise (±5%)");
+    restate(&mut t[0], 8.0);
+    assert_eq!(t[0].metrics[0].changes[0].kind(), Kind::Within);
+}
+
+#[test]
+fn spreads_alone_are_untested_and_repeats_are_the_noise() {
     let m = "gpt-oss 20B MXFP4 MoE";
-    let within = trends(&[
+    let apart = follow(&[
         source(
             "llama-cpp",
             "8577",
@@ -267,8 +416,8 @@ fn spreads_that_overlap_are_within_noise_and_none_is_untested() {
             GPU,
         ),
     ]);
-    assert_eq!(within[0].metrics[0].changes[0].kind(), Kind::Within);
-    let untested = trends(&[
+    assert_eq!(apart[0].metrics[0].changes[0].kind(), Kind::Untested);
+    let untested = follow(&[
         source(
             "vllm",
             "0.29",
@@ -289,7 +438,7 @@ fn spreads_that_overlap_are_within_noise_and_none_is_untested() {
     assert_eq!(ch.change.direction, Direction::Worse);
     assert_eq!(ch.kind(), Kind::Untested, "worse, but no noise to judge by");
     // Two runs of one version are repeats: their range is its noise.
-    let repeats = trends(&[
+    let repeats = follow(&[
         source(
             "vllm",
             "0.29",
@@ -325,6 +474,36 @@ fn spreads_that_overlap_are_within_noise_and_none_is_untested() {
 }
 
 #[test]
+fn repeats_of_one_version_are_the_noise_of_the_series() {
+    // The seed's two starts of one vLLM version: 1,274 and 1,378 tokens a
+    // second, 7.8% apart. A change between single runs of the versions
+    // around it, of 7.2%, is within that noise; one of 12% is not.
+    let one = |v: &str, run: &str, tput: &str| {
+        source(
+            "vllm",
+            v,
+            run,
+            &[serve("m", "32", "2816", "32000", tput)],
+            None,
+        )
+    };
+    let t = follow(&[
+        one("0.29", "b", "1274"),
+        one("0.29", "c", "1378"),
+        one("0.30", "d", "1230"),
+        one("0.31", "e", "1378"),
+    ]);
+    let m = &t[0].metrics[0];
+    let to = |v: &str| m.changes.iter().find(|c| c.to.as_str() == v).unwrap();
+    assert_eq!(to("0.30").words(), "−7.2%, within noise (±7.8%)");
+    assert_eq!(
+        to("0.30").change.noise.words(),
+        "within the spread of 2 repeated runs (±7.8%)"
+    );
+    assert_eq!(to("0.31").words(), "+12% better, beyond noise (±7.8%)");
+}
+
+#[test]
 fn setups_that_differ_beyond_the_version_are_not_comparable() {
     let mut a = source(
         "vllm",
@@ -342,7 +521,7 @@ fn setups_that_differ_beyond_the_version_are_not_comparable() {
     );
     a.client = Some("vllm bench serve".into());
     b.client = Some("genai-perf".into());
-    let t = trends(&[a.clone(), b.clone()]);
+    let t = follow(&[a.clone(), b.clone()]);
     let ch = &t[0].metrics[0].changes[0];
     assert_eq!(ch.kind(), Kind::NotComparable);
     assert_eq!(
@@ -352,10 +531,10 @@ fn setups_that_differ_beyond_the_version_are_not_comparable() {
     // Flags recorded on one side only say nothing.
     b.client = a.client.clone();
     a.flags = Some("--enforce-eager".into());
-    let t = trends(&[a.clone(), b.clone()]);
+    let t = follow(&[a.clone(), b.clone()]);
     assert!(t[0].metrics[0].changes[0].comparable());
     b.flags = Some("--max-num-seqs 64".into());
-    let t = trends(&[a, b]);
+    let t = follow(&[a, b]);
     assert_eq!(
         t[0].metrics[0].changes[0].not_comparable.as_deref(),
         Some("other launch flags: --enforce-eager against --max-num-seqs 64")
@@ -379,7 +558,7 @@ fn a_flagged_point_is_drawn_apart_and_not_averaged_into_its_version() {
         s.marks = marks.iter().map(|f| (*f).clone()).collect();
         s
     };
-    let t = trends(&[
+    let t = follow(&[
         run("0.29", "live29", "341.41", &[&fewer]),
         run("0.30", "live30", "316.03", &[&fewer]),
         run("0.30", "capped", "309.78", &[&fewer, &lost]),
@@ -398,14 +577,14 @@ fn a_flagged_point_is_drawn_apart_and_not_averaged_into_its_version() {
     assert_eq!(m.changes[0].after.n, 1);
     assert_eq!(m.changes[0].to_sources, [1]);
     // Without flags on live30, the same.
-    let t = trends(&[
+    let t = follow(&[
         run("0.29", "live29", "341.41", &[]),
         run("0.30", "live30", "316.03", &[]),
         run("0.30", "capped", "309.78", &[&lost]),
     ]);
     assert_eq!(t[0].metrics[0].changes[0].after.n, 1);
     // Where every point of a version is flagged alike, they are repeats.
-    let t = trends(&[
+    let t = follow(&[
         run("0.29", "live29", "341.41", &[]),
         run("0.30", "live30", "316.03", &[&lost]),
         run("0.30", "capped", "309.78", &[&lost]),
@@ -434,7 +613,7 @@ fn a_sweeps_point_that_lost_no_request_is_not_flagged_for_one_that_did() {
         s.marks = vec![lost.clone()];
         s
     };
-    let t = trends(&[run("0.8.0", "a"), run("0.8.1", "b")]);
+    let t = follow(&[run("0.8.0", "a"), run("0.8.1", "b")]);
     assert_eq!(t.len(), 2, "{t:#?}");
     let flagged = |t: &[Trend], at: f64| -> Vec<usize> {
         let w = t
@@ -449,13 +628,13 @@ fn a_sweeps_point_that_lost_no_request_is_not_flagged_for_one_that_did() {
     // A point whose loss is not recorded keeps its run's flag.
     let mut unknown = run("0.8.1", "b");
     unknown.measurements[0].context.lost = None;
-    let t = trends(&[run("0.8.0", "a"), unknown]);
+    let t = follow(&[run("0.8.0", "a"), unknown]);
     assert_eq!(flagged(&t, 8.0), [0, 1]);
 }
 
 #[test]
 fn a_workload_measured_once_is_not_followed() {
-    let t = trends(&[source(
+    let t = follow(&[source(
         "vllm",
         "0.29",
         "a",
@@ -464,5 +643,5 @@ fn a_workload_measured_once_is_not_followed() {
     )]);
     assert_eq!(t.len(), 1);
     assert!(!t[0].followed());
-    assert!(trends(&builds()).iter().all(Trend::followed));
+    assert!(follow(&builds()).iter().all(Trend::followed));
 }

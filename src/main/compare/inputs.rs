@@ -90,7 +90,7 @@ pub(crate) fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, Compar
     let mut sides: Vec<Side> = Vec::new();
     let several = opts.inputs.len() > 1;
     // The engines' names, where --root is a site: `vLLM 0.30.0 (live)`;
-    // and its engines, which an issue's texts name.
+    // its engines, which an issue's texts name, and the noise it states.
     let site = load::load_site(&opts.root).0;
     let names: BTreeMap<String, String> =
         site.as_ref().map(|s| s.engine_names()).unwrap_or_default();
@@ -98,6 +98,7 @@ pub(crate) fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, Compar
         .as_ref()
         .map(CatalogEngine::of_site)
         .unwrap_or_default();
+    let rules = site.map(|s| s.noise).unwrap_or_default();
     for input in &opts.inputs {
         let got = read_input(opts, input, &every, several, &names)?;
         if got.is_empty() {
@@ -159,8 +160,14 @@ pub(crate) fn compare_inputs(opts: &CompareOptions) -> Result<Comparison, Compar
     let options = Options {
         stated_noise: opts.noise,
         same_workload: opts.same_workload,
+        ..Options::default()
     };
-    Ok(compare::compare(&sides, &metrics, options))
+    let mut c = compare::compare(&sides, &metrics, options);
+    // The noise the site states, where the command states none.
+    if opts.noise.is_none() {
+        compare::judge_by_rules(&mut c, &rules);
+    }
+    Ok(c)
 }
 
 /// Cites, in `c`, the findings of `catalog` that name the check of a side

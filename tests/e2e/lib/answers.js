@@ -7,9 +7,13 @@
 // - vLLM's engine page: the link to 0.30 within the first screen and
 //   inside the screen's width;
 // - the 0.30 page: its verdict and first affected finding within the first
-//   screen, the link to the run that showed F8 within 1,500 px;
-// - the comparison: its verdict in words within the first screen, worse on
-//   at least 5 metrics, citing neither F5 (SGLang's) nor F9 (TensorRT-LLM's);
+//   screen, the link to the run that showed F8 within 1,500 px, and the
+//   verdict of what changed since 0.29 under its own, in the comparison's
+//   words (issue 43), said once;
+// - the comparison: its verdict in words within the first screen, its
+//   sides in the order of its title, untested (single runs) with how many
+//   metrics went worse and how large, citing neither F5 (SGLang's) nor F9
+//   (TensorRT-LLM's);
 // - /runs/live30/: every chart within 390 px, its text at least 11 px;
 // - no page wider than the screen, axe clean.
 // Without the shared recorded runs (FINDINGS_SHARED), the site cannot be
@@ -114,6 +118,13 @@ async function all(env) {
     const verdict = await box(page, ".version-verdict");
     H.assert(verdict && verdict.top < SCREEN, `the verdict is at ${verdict && verdict.top} px`);
     H.assert(verdict.text.startsWith("vLLM 0.30: 4 findings affect it, 1 of them shown by this site's runs"), `the verdict reads "${verdict.text}"`);
+    // What changed since 0.29, in the comparison's words, once.
+    const changed = await box(page, ".version-trend");
+    H.assert(changed && changed.top < SCREEN, `what changed is said at ${changed && changed.top} px`);
+    H.assert(changed.text.startsWith("vLLM 0.30 against 0.29: 7 of 8 metrics untested, single runs: worse on 6 (ITL p99 +24%, output throughput −7.4%, …), better on 1 (TTFT p99 −5.6%); the same on 1."), `what changed reads "${changed.text}"`);
+    const said = await page.locator("main").innerText();
+    H.assert(said.split("vLLM 0.30 against 0.29: 7 of 8").length === 2, "what changed is said more than once");
+    H.assert(!/within noise, untested or not comparable/.test(said), "a count lumps within noise, untested and not comparable");
     const card = await box(page, "section.section-affected article.card");
     H.assert(card && card.top < SCREEN, `the first affected finding is at ${card && card.top} px`);
     const run = await box(page, 'section.section-affected article.card[data-id="8"] a[href$="/runs/live30/"]');
@@ -134,8 +145,13 @@ async function all(env) {
     const verdict = await box(page, ".compare-verdict");
     H.assert(verdict, "the comparison page has no verdict");
     H.assert(verdict.top < SCREEN, `the verdict is at ${verdict.top} px`);
-    const worse = /worse on (\d+) of (\d+) metrics/.exec(verdict.text);
+    // Titled as its verdict reads; untested (single runs), yet saying how
+    // many went worse and by how much.
+    H.assert(verdict.text.startsWith("vLLM 0.30.0 against 0.29.0: 7 of 8 metrics untested, single runs: worse on "), `the verdict reads "${verdict.text}"`);
+    const worse = /worse on (\d+) \(ITL p99 \+24%, output throughput −7\.4%/.exec(verdict.text);
     H.assert(worse && Number(worse[1]) >= 5, `the verdict reads "${verdict.text}"`);
+    const title = await page.locator("h1").innerText();
+    H.assert(title === "vLLM 0.30.0 against 0.29.0", `the title reads "${title}"`);
     const main = await page.locator("main").innerText();
     for (const f of ["F5", "F9"]) H.assert(!new RegExp(`\\b${f}\\b`).test(main), `the comparison cites ${f}, another engine's finding`);
     return verdict.text.slice(0, 120);

@@ -11,7 +11,11 @@
 //   its own that is, with every version of the series in it;
 // - flagged points drawn hollow, as many as the table's flagged rows;
 // - each regression the table lists marked in its chart with the same
-//   change in words, and every whisker's caps at least 12 px across.
+//   change in words, and every whisker's caps at least 12 px across;
+// - its verdict within the first screen, in the words of `findings trends`
+//   (issue 43): the llama.cpp series judged by its own history (tg128's
+//   −2.5% at 8577 within the noise of the five builds before it, so no
+//   regression), the vLLM runs untested (single runs), each with its size.
 // The Nu HTML Checker reads the site's pages with the other sites'
 // (validate.js). Without the shared files (FINDINGS_SHARED), the site
 // cannot be made: each check says so.
@@ -57,9 +61,21 @@ function generate(root) {
   findings(["import", "live30", path.join(runs, "vllm-0.30", "live"), "--engine", "vllm", "--version", "0.30.0", "--root", root]);
   return {
     pages: [
-      { slug: "gpt-oss-20b-mxfp4-moe-pp512", versions: builds, flagged: false },
-      { slug: "gpt-oss-20b-mxfp4-moe-tg128", versions: builds, flagged: false },
-      { slug: "qwen3.8-27b-w4a16-autoround-88-in-1000-out-32-at-once-rate-unlimited", versions: ["0.29.0", "0.30.0"], flagged: true },
+      {
+        slug: "gpt-oss-20b-mxfp4-moe-pp512", versions: builds, flagged: false,
+        verdict: "11 changes between versions: better on 2 of 11 beyond noise (tokens a second +64% on llama.cpp 6486 against 6182, tokens a second +13% on llama.cpp 8577 against 7938); 7 within noise",
+        row: ["8577", "+13% better, beyond noise (±8.6%)"],
+      },
+      {
+        slug: "gpt-oss-20b-mxfp4-moe-tg128", versions: builds, flagged: false,
+        verdict: "11 changes between versions: better on 1 of 11 beyond noise (tokens a second +4% on llama.cpp 6486 against 6182); 8 within noise",
+        row: ["8577", "−2.5%, within noise (±9.4%)"],
+      },
+      {
+        slug: "qwen3.8-27b-w4a16-autoround-88-in-1000-out-32-at-once-rate-unlimited", versions: ["0.29.0", "0.30.0"], flagged: true,
+        verdict: "6 changes between versions: 5 of 6 untested, single runs: worse on 4 (TPOT p99 +14% on vLLM 0.30.0 against 0.29.0, output throughput −7.4% on vLLM 0.30.0 against 0.29.0, …)",
+        row: ["0.30.0", "−7.4% worse, untested"],
+      },
     ],
   };
 }
@@ -130,6 +146,20 @@ async function all(env) {
         const page = await watchedPage(ctx);
         const url = `${info.base}workloads/${w.slug}/`;
         await open(page, url);
+        // The verdict, within the first screen, in the trends' words.
+        const verdict = await page.evaluate(() => {
+          const p = document.querySelector(".workload-verdict");
+          return p && { top: Math.round(p.getBoundingClientRect().top), text: p.textContent.replace(/\s+/g, " ").trim() };
+        });
+        H.assert(verdict && verdict.top < 844, `the verdict is at ${verdict && verdict.top} px`);
+        H.assert(verdict.text.startsWith(w.verdict), `the verdict reads "${verdict.text}"`);
+        H.assert(!/regression/.test(verdict.text), `no regression is said: "${verdict.text}"`);
+        const change = await page.evaluate((v) => {
+          const row = [...document.querySelectorAll("main table tbody tr")].find((r) => (r.querySelector("th") || {}).textContent.trim().startsWith(v));
+          const c = row && row.querySelector(".trend-change");
+          return c && c.textContent.trim();
+        }, w.row[0]);
+        H.assert(change === w.row[1], `${w.row[0]}'s change reads "${change}"`);
         const cs = await charts(page);
         H.assert(cs.length > 0, `${url} shows no chart`);
         const wide = cs.filter((c) => c.left < 0 || c.right > WIDTH);
