@@ -638,7 +638,10 @@ fn the_site_has_a_page_per_workload_its_csv_and_workloads_json() {
         assert!(html.contains("<polygon class=\"plot-band\""), "{slug}");
         assert_eq!(html.matches("class=\"plot-noise\"").count(), 12, "{slug}");
         // Each regression its table lists is marked in its chart, by a
-        // triangle and the same change in words (tg128's 8577: −2.5%).
+        // triangle and the same change in words. Judged by the series' own
+        // history, tg128's −2.5% at 8577 is within noise: no point is
+        // marked (the fixture site of tests/workload_pages.rs, which states
+        // its noise, holds a marked regression).
         let words = |after: &str, end: char| -> Vec<String> {
             html.match_indices(after)
                 .map(|(i, m)| html[i + m.len()..].split(end).next().unwrap().to_string())
@@ -653,7 +656,7 @@ fn the_site_has_a_page_per_workload_its_csv_and_workloads_json() {
             "{slug}"
         );
         if test == "tg128" {
-            assert_eq!(chart_says, ["−2.5%"], "{slug}");
+            assert!(chart_says.is_empty(), "{slug}: {chart_says:?}");
         }
         // Every build a row, in version order, linked to its run.
         let mut at = 0;
