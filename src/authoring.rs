@@ -377,8 +377,14 @@ pub fn new_finding(
         "affected"
     };
     let title_yaml = serde_json::to_string(title).unwrap_or_default();
+    // Placeholders `check` refuses on a published finding (record::placeholder).
+    use crate::record::placeholder;
     let text = format!(
-        "---\nid: {next_id}\ntitle: {title_yaml}\ngroup: {group}\nadvice: \"Say what to do in a few words\"\nstatus: open\npublished: {today}\nengines:\n  - engine: {engine}\n    {list}: {versions}\n---\nWhat happened, on which versions, and how it showed.\n\n## What we saw\n\nThe figures, and a link to the run behind them once it exists (`findings new-run`).\n\n## What to do\n\nThe actionable advice.\n"
+        "---\nid: {next_id}\ntitle: {title_yaml}\ngroup: {group}\nadvice: \"{advice}\"\nstatus: open\npublished: {today}\nengines:\n  - engine: {engine}\n    {list}: {versions}\n---\n{summary}\n\n## What we saw\n\n{seen}\n\n## What to do\n\n{todo}\n",
+        advice = placeholder::ADVICE,
+        summary = placeholder::NEW_BODY[0],
+        seen = placeholder::NEW_BODY[1],
+        todo = placeholder::NEW_BODY[2],
     );
     create(root, &rel, &text)?;
     Ok(rel)

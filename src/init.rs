@@ -276,9 +276,9 @@ fn example_finding(engine: &str, today: Date) -> String {
     format!(
         "---\n\
          id: 1\n\
-         title: \"An example: the sentence that says what happened\"\n\
+         title: \"{title}\"\n\
          group: hidden-speed\n\
-         advice: Say what to do in a few words\n\
+         advice: {advice}\n\
          status: open\n\
          published: {today}\n\
          # A draft: `findings build` leaves it out, `findings serve --drafts`\n\
@@ -301,7 +301,10 @@ fn example_finding(engine: &str, today: Date) -> String {
          \n\
          ## What to do\n\
          \n\
-         The advice, as steps a reader can follow.\n"
+         {todo}\n",
+        title = crate::record::placeholder::EXAMPLE_TITLE,
+        advice = crate::record::placeholder::ADVICE,
+        todo = crate::record::placeholder::EXAMPLE_ADVICE_LINE,
     )
 }
 

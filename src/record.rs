@@ -19,6 +19,7 @@ mod compare;
 mod evidence;
 mod model_name;
 mod noise;
+pub mod placeholder;
 pub use about::engines_about;
 pub use column::{readable_column_name, Column};
 pub use compare::{CompareOf, CompareSpec};

@@ -114,12 +114,51 @@ fn new_writes_records_that_check_accepts_and_never_overwrites() {
         "0.32.0",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Its placeholders are refused, each on its field and line, so that
+    // `new`'s skeleton cannot be published by accident (issue 43).
+    let hint = "  hint: replace it with what the finding says, or add `draft: true` until it is ready (`findings serve --drafts` shows drafts)\n";
+    let file = "findings/speculation-slowed-the-agents.md";
+    let check = site.run(&["check"]);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    assert_eq!(
+        check.stderr,
+        format!(
+            "{file}:5:1: error: `advice`: advice is still the placeholder \"Say what to do in a few words\"\n{hint}\
+             {file}:12:1: error: `body`: the body still has the placeholder \"What happened, on which versions, and how it showed.\"\n{hint}\
+             {file}:16:1: error: `body`: the body still has the placeholder \"The figures, and a link to the run behind them once it exists (`findings new-run`).\"\n{hint}\
+             {file}:20:1: error: `body`: the body still has the placeholder \"The actionable advice.\"\n{hint}\
+             check: 4 errors, 0 warnings in 5 findings and 2 runs\n"
+        )
+    );
+    // Written, it checks clean; as a draft, it may keep them.
+    let skeleton = site.read(file);
+    let written = skeleton
+        .replace(
+            "Say what to do in a few words",
+            "Turn speculation off for agents",
+        )
+        .replace(
+            "What happened, on which versions, and how it showed.",
+            "Agents ran slower with speculation on.",
+        )
+        .replace(
+            "The figures, and a link to the run behind them once it exists (`findings new-run`).",
+            "See the run.",
+        )
+        .replace("The actionable advice.", "Turn it off.");
+    site.write(file, &written);
     let check = site.run(&["check"]);
     assert_eq!(check.code, 0, "{}", check.stderr);
     assert_eq!(
         check.stderr,
         "check: 0 errors, 0 warnings in 5 findings and 2 runs\n"
     );
+    site.write(
+        file,
+        &skeleton.replacen("\nstatus: open\n", "\nstatus: open\ndraft: true\n", 1),
+    );
+    let check = site.run(&["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
     let again = site.run(&[
         "new",
         "Speculation slowed the agents",

@@ -140,10 +140,70 @@ fn version() {
     );
 }
 
+/// What a result file gives after the fuzz target has run on it: the
+/// format it reads as and its rows, or the first line of its error; and
+/// how many credentials the scrub takes out of it.
+fn result_outcome(data: &[u8]) -> (String, usize) {
+    fuzz::result_file(data);
+    let read = match results::read("bench.json", data) {
+        Ok(r) => format!("{}: {} rows", r.format.name(), r.results.rows.len()),
+        Err(e) => format!("refused: {}", e.to_string().lines().next().unwrap_or("")),
+    };
+    let removed = results::scrub::scrub("bench.json", data, false).map_or(0, |s| s.removed.len());
+    (read, removed)
+}
+
 #[test]
 fn result_file() {
-    each("result_file", 7, fuzz::result_file);
+    let seen = each("result_file", 8, result_outcome);
+    let got: Vec<(&str, &str, usize)> = seen
+        .iter()
+        .map(|(n, (read, removed))| (n.as_str(), read.as_str(), *removed))
+        .collect();
+    assert_eq!(got, RESULT_FILE_OUTCOMES);
 }
+
+/// Each input of `tests/fuzz_regressions/result_file/`, what it reads as
+/// and how many credentials the scrub removes: every file named, so that
+/// one removed or one read otherwise fails.
+const RESULT_FILE_OUTCOMES: &[(&str, &str, usize)] = &[
+    (
+        "broken-json-whose-quotes-pair-anew-after-a-pass",
+        "refused: bench.json:1:40: invalid JSON: expected value",
+        2,
+    ),
+    (
+        "generated-texts-never-closed-hiding-a-key",
+        "refused: bench.json:1:8: invalid JSON: expected `:`",
+        2,
+    ),
+    (
+        "guidellm-cut-short-with-a-report-pasted-into-an-output",
+        "vLLM `vllm bench serve` console report (pasted): 1 rows",
+        0,
+    ),
+    ("guidellm-yaml-with-credentials", "guidellm report (YAML): 1 rows", 2),
+    (
+        "llama-bench-array-left-open",
+        "llama.cpp `llama-bench -o json` or `-o jsonl`: 1 rows",
+        0,
+    ),
+    (
+        "log-with-escaped-quotes",
+        "refused: bench.json: this is a vLLM, SGLang or TensorRT-LLM boot log, part of a run folder, not a benchmark client's result file",
+        2,
+    ),
+    (
+        "number-in-a-key-place-under-a-credential",
+        "refused: bench.json:13:19: invalid JSON: key must be a string",
+        11,
+    ),
+    (
+        "sglang-line-cut-short",
+        "refused: bench.json:2:15: the file ends where a value was expected: it was cut short, or is not complete JSON",
+        1,
+    ),
+];
 
 /// Found by the fuzzer: a guidellm file cut short, with a console report
 /// pasted into a request's `output` (its line ends raw, so no JSON), reads

@@ -66,7 +66,7 @@ fn init_writes_a_site_that_builds_at_once_without_a_warning() {
     assert_eq!(out.stdout.lines().collect::<Vec<_>>(), listed);
     assert_eq!(
         out.stderr,
-        "init: 8 files into site\n  next: findings serve --root site\n"
+        "init: 8 files into site\n  next: findings serve --root site --drafts   (the example finding is a draft: without --drafts the site has no findings yet)\n"
     );
     let site = tmp.path().join("site");
     let written: Vec<String> = tree(&site).into_iter().map(|(p, _)| p).collect();
@@ -157,10 +157,30 @@ fn init_writes_a_site_that_builds_at_once_without_a_warning() {
     );
     assert_clean_build(&drafts);
     assert!(tmp.path().join("drafts/f/1/index.html").is_file());
+    // Its draft line removed, the example as written is refused: its title
+    // and advice are placeholders.
+    let example = site.join("findings/example-finding.md");
+    let text = read(&example);
+    std::fs::write(&example, text.replacen("\ndraft: true\n", "\n", 1)).unwrap();
+    let check = run_in(&site, &["check"]);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    let errors: Vec<&str> = check
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "findings/example-finding.md:3:1: error: `title`: title is still the example's placeholder \"An example: the sentence that says what happened\"",
+            "findings/example-finding.md:5:1: error: `advice`: advice is still the placeholder \"Say what to do in a few words\"",
+            "findings/example-finding.md:27:1: error: `body`: the body still has the placeholder \"The advice, as steps a reader can follow.\"",
+        ]
+    );
 }
 
 #[test]
-fn a_finding_new_makes_is_published_by_the_next_build() {
+fn a_finding_new_makes_is_refused_until_written_then_published() {
     let tmp = tempfile::tempdir().unwrap();
     let out = init(
         tmp.path(),
@@ -192,6 +212,38 @@ fn a_finding_new_makes_is_published_by_the_next_build() {
         read(&site.join("findings/prefix-caching-hid-the-cost-of-long-prompts.md"))
             .contains("\nid: 2\n")
     );
+    // Its placeholders are refused, and nothing is written, until they
+    // are replaced (issue 43: `new`'s skeleton was published as it was).
+    let file = site.join("findings/prefix-caching-hid-the-cost-of-long-prompts.md");
+    let refused = run_in(&site, &["build"]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.starts_with(
+            "findings/prefix-caching-hid-the-cost-of-long-prompts.md:5:1: error: `advice`: advice is still the placeholder \"Say what to do in a few words\"\n"
+        ),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stderr.contains("4 errors"), "{}", refused.stderr);
+    assert!(
+        !site.join("public").exists(),
+        "a refused build wrote the site"
+    );
+    let text = read(&file)
+        .replace("Say what to do in a few words", "Count the prompt tokens")
+        .replace(
+            "What happened, on which versions, and how it showed.",
+            "Cached prefixes hid how long the prompts were.",
+        )
+        .replace(
+            "The figures, and a link to the run behind them once it exists (`findings new-run`).",
+            "Time to first token stayed flat.",
+        )
+        .replace(
+            "The actionable advice.",
+            "Report prompt length beside TTFT.",
+        );
+    std::fs::write(&file, text).unwrap();
     let out = run_in(&site, &["build"]);
     assert_clean_build(&out);
     assert!(out.stderr.contains("(1 finding, 0 runs"), "{}", out.stderr);

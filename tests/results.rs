@@ -771,7 +771,7 @@ fn guidellm_v0_3_json_median_for_p50_latency_in_seconds_and_its_requests() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,model,request_rate,{GUIDELLM_HEADER_TAIL}"),
-            "v0.3.json,guidellm,Qwen/Qwen3-0.6B,10,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,250,142.75,142.5,230,248,248,1500,1500,2300,2480,2480,144.5,144.25,231,249",
+            "v0.3.json,guidellm,Qwen/Qwen3-0.6B,10,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,263,142.75,142.5,230,248,260.9,1500,1500,2300,2480,3100,144.5,144.25,231,261.95",
         ]
     );
     assert_eq!(
@@ -801,7 +801,7 @@ fn guidellm_v0_5_json_with_metadata_and_top_level_args() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,tool_version,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
-            "v0.5.json,guidellm,0.5.2,meta-llama/Llama-3.1-8B-Instruct,16,1000,980,0,60.2,1003520,125440,16.25,2080,18720,95.5,80.25,150,240.75,240.75,29.75,29.5,30.75,31.75,31.75,3900,3850,4000,4100,4100,30.5,30.25,31.5,32.5",
+            "v0.5.json,guidellm,0.5.2,meta-llama/Llama-3.1-8B-Instruct,16,1000,980,0,60.2,1003520,125440,16.25,2080,18720,95.5,80.25,150,240.75,253.29,29.75,29.5,30.75,31.75,33.84,3900,3850,4000,4100,4800,30.5,30.25,31.5,34.62",
         ]
     );
 }
@@ -813,7 +813,7 @@ fn guidellm_v0_7_json_with_config_spec_and_head_request_records() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,tool_version,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
-            "v0.7.json,guidellm,0.7.3,Qwen/Qwen3-8B,128,513,500,3,30,128000,128000,16.5,4224,8448,1200.5,1100.25,2000,2600.75,2600.75,45.5,45.25,50,55.5,55.5,12500,12250,14000,15500,15500,48.5,48.25,53,58.5",
+            "v0.7.json,guidellm,0.7.3,Qwen/Qwen3-8B,128,513,500,3,30,128000,128000,16.5,4224,8448,1200.5,1100.25,2000,2600.75,2731.29,45.5,45.25,50,55.5,58.78,12500,12250,14000,15500,16780,48.5,48.25,53,61.93",
         ]
     );
     assert_eq!(
@@ -835,7 +835,7 @@ fn guidellm_yaml_report() {
         lines(&f.results.to_csv()),
         [
             &format!("source,tool,model,max_concurrency,{GUIDELLM_HEADER_TAIL}"),
-            "v0.2-synchronous.yaml,guidellm,llama-3-2-3b,1,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,250,142.75,142.5,230,248,248,1500,1500,2300,2480,2480,144.5,144.25,231,249",
+            "v0.2-synchronous.yaml,guidellm,llama-3-2-3b,1,4,2,1,60,248,66,0.033,1.1,4.9,250,250,250,250,263,142.75,142.5,230,248,260.9,1500,1500,2300,2480,3100,144.5,144.25,231,261.95",
         ]
     );
 }

@@ -350,6 +350,22 @@ fn every_shared_result_file_reads_with_the_figures_it_holds() {
         (Some(10.0), Some(586.0), Some(609.0), 586)
     );
     assert_eq!(num(&f, 0, R::E2elMsMean), Some(2.3300955913986363 * 1000.0));
+    // Each percentile under its own name: the file's p95 and p99 differ
+    // (1,007 and 1,019 ms to the first token), so a swap cannot pass.
+    assert_eq!(
+        (
+            num(&f, 0, R::TtftMsP95),
+            num(&f, 0, R::TtftMsP99),
+            num(&f, 0, R::E2elMsP95),
+            num(&f, 0, R::E2elMsP99)
+        ),
+        (
+            Some(1007.4176788330078),
+            Some(1019.4225311279297),
+            Some(2.3453574180603027 * 1000.0),
+            Some(2.3493130207061768 * 1000.0)
+        )
+    );
     let f = at("guidellm/vllm-project__guidellm__tests__unit__entrypoints__assets__benchmarks_stripped@a1fe883.json");
     assert_eq!(
         (f.results.len(), f.requests.len(), text(&f, 0, R::Model)),

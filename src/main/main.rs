@@ -277,7 +277,7 @@ fn init(
         ));
     }
     ui.info(format_args!(
-        "  next: findings serve --root {}",
+        "  next: findings serve --root {} --drafts   (the example finding is a draft: without --drafts the site has no findings yet)",
         opts.dir.display()
     ));
     Ok(ExitCode::SUCCESS)

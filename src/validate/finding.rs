@@ -20,6 +20,7 @@ pub(super) fn check_finding(
     facts: &BodyFacts,
     diags: &mut Diagnostics,
 ) {
+    check_placeholders(f, diags);
     let mut hints = Hints::new();
     if !ctx.groups.contains(&f.group) {
         diags.push(
@@ -435,5 +436,54 @@ fn check_internal(ctx: &Ctx<'_>, from: &Finding, u: &str) -> Option<String> {
         (!ctx.run_exists(id)).then(|| format!("run \"{id}\" does not exist"))
     } else {
         None
+    }
+}
+
+/// A published finding that still says what `findings new` or `findings
+/// init` wrote for its author to replace would go out with "Say what to do
+/// in a few words" as its advice: refused, field by field. A draft is not
+/// published, so it may keep them while it is written.
+fn check_placeholders(f: &Finding, diags: &mut Diagnostics) {
+    use crate::record::placeholder;
+    if f.draft {
+        return;
+    }
+    const HINT: &str = "replace it with what the finding says, or add `draft: true` until it is ready (`findings serve --drafts` shows drafts)";
+    if f.title.trim() == placeholder::EXAMPLE_TITLE {
+        diags.push(
+            err(
+                f,
+                "title",
+                format!(
+                    "title is still the example's placeholder \"{}\"",
+                    placeholder::EXAMPLE_TITLE
+                ),
+            )
+            .hint(HINT),
+        );
+    }
+    if f.advice.trim() == placeholder::ADVICE {
+        diags.push(
+            err(
+                f,
+                "advice",
+                format!(
+                    "advice is still the placeholder \"{}\"",
+                    placeholder::ADVICE
+                ),
+            )
+            .hint(HINT),
+        );
+    }
+    for (i, text) in placeholder::placeholder_lines(&f.body) {
+        diags.push(
+            Diagnostic::error(
+                &f.path,
+                Span::new(f.body_line + i, 1),
+                format!("the body still has the placeholder \"{text}\""),
+            )
+            .field("body")
+            .hint(HINT),
+        );
     }
 }
