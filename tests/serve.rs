@@ -153,6 +153,26 @@ fn rebuilds_on_change_and_keeps_the_last_good_site_on_errors() {
         "0.30",
     ]);
     assert_eq!(made.code, 0, "{}", made.stderr);
+    // Its placeholders are reported, the field named, until written.
+    let file = "findings/brand-new-finding.md";
+    server.until(
+        "/__findings/errors",
+        "the new finding's placeholders",
+        |r| r.body.contains("advice is still the placeholder"),
+    );
+    let text = site
+        .read(file)
+        .replace("Say what to do in a few words", "Read the new finding")
+        .replace(
+            "What happened, on which versions, and how it showed.",
+            "A finding written while serving.",
+        )
+        .replace(
+            "The figures, and a link to the run behind them once it exists (`findings new-run`).",
+            "No run yet.",
+        )
+        .replace("The actionable advice.", "Read it.");
+    site.write(file, &text);
     server.until("/", "the new finding on the home page", |r| {
         r.body.contains("Brand new finding")
     });
