@@ -392,8 +392,9 @@ pub fn workload_of(row: &ResultRow, hardware: Option<&str>) -> Workload {
     let test = test_of(row);
     let mut parts = Vec::new();
     if let Some(m) = &model {
-        // As the comparisons have always named it: in lower case.
-        parts.push((String::new(), m.to_lowercase()));
+        // As the file spells it (`gpt-oss 20B MXFP4 MoE`): the key
+        // (`model_key`) is what is matched, in lower case.
+        parts.push((String::new(), m.clone()));
     }
     if let Some(t) = &test {
         parts.push((String::new(), t.clone()));
