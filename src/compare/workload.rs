@@ -300,7 +300,7 @@ pub fn hardware_key(name: &str) -> String {
 /// word `mostly` builds of 2023 put before the quantization (`llama 7B
 /// mostly Q4_0` is `llama 7B Q4_0` of a later build), with its parameters
 /// where recorded (`gpt-oss mxfp4 moe · 20.91b`).
-fn model_key(model: &str, params: Option<f64>) -> String {
+pub fn model_key(model: &str, params: Option<f64>) -> String {
     let last = model
         .trim_end_matches('/')
         .rsplit('/')

@@ -256,6 +256,9 @@ pub(super) fn summary(run: &Run, checks: &[Outcome]) -> (Option<String>, Vec<Fla
                 }
             }
             _ => {
+                if figure.is_none() {
+                    figure = tests_figure(&mine);
+                }
                 for c in flagged {
                     let f = Flag {
                         text: format!("flagged: {c}"),
@@ -278,6 +281,25 @@ pub(super) fn summary(run: &Run, checks: &[Outcome]) -> (Option<String>, Vec<Fla
         }
     }
     (figure, flags)
+}
+
+/// A setup of several results of a tool's own tests (llama-bench), as
+/// the runs index shows its figure: each test and its figure, "pp512
+/// 1,578 tok/s ± 12.64 · tg128 78.94 tok/s ± 0.01"; `None` where a
+/// result has no test or no tokens a second.
+fn tests_figure(mine: &[(&ResultSource, &ResultRow)]) -> Option<String> {
+    let parts: Option<Vec<String>> = mine
+        .iter()
+        .map(|(_, r)| {
+            let test = r.get("test")?;
+            let v = figures::with_unit(r.num("tokens_per_s")?, Some("tok/s"));
+            Some(match r.num("tokens_per_s_std") {
+                Some(sd) => format!("{test} {v} ± {}", figures::number(sd)),
+                None => format!("{test} {v}"),
+            })
+        })
+        .collect();
+    parts.filter(|p| !p.is_empty()).map(|p| p.join(" · "))
 }
 
 /// The address of `path`, a file of run `run`'s folder.
@@ -524,6 +546,7 @@ const COLUMNS: &[(&str, &str)] = &[
     ("Output throughput (tok/s)", "output_throughput"),
     ("Request throughput (req/s)", "request_throughput"),
     ("Tokens/s", "tokens_per_s"),
+    ("± (tok/s)", "tokens_per_s_std"),
     ("TTFT p50 (ms)", "ttft_ms_p50"),
     ("TTFT p99 (ms)", "ttft_ms_p99"),
     ("ITL p50 (ms)", "itl_ms_p50"),
@@ -552,10 +575,21 @@ fn table(run: &Run, mine: &[(&ResultSource, &ResultRow)]) -> (Vec<String>, Strin
             .any(|(s, _)| one_each(s) && s.facts_named(name).next().is_some())
     };
     let (ran, preempted) = (server("max_running"), server("preemptions"));
-    let mut header = vec![
-        "Concurrency asked".to_string(),
-        "Request rate (req/s)".to_string(),
-    ];
+    // A tool's own tests (llama-bench's pp512, tg128) name each row; such
+    // a tool asks for no concurrency or rate, and no column says one.
+    let tests = mine.iter().any(|(_, r)| r.get("test").is_some());
+    let asked = !tests
+        || mine
+            .iter()
+            .any(|(_, r)| r.get("max_concurrency").is_some() || r.get("request_rate").is_some());
+    let mut header = Vec::new();
+    if tests {
+        header.push("Test".to_string());
+    }
+    if asked {
+        header.push("Concurrency asked".to_string());
+        header.push("Request rate (req/s)".to_string());
+    }
     header.extend(cols.iter().map(|(h, _)| h.to_string()));
     if ran {
         header.push("Most the server ran".into());
@@ -572,16 +606,23 @@ fn table(run: &Run, mine: &[(&ResultSource, &ResultRow)]) -> (Vec<String>, Strin
     };
     for (s, row) in mine {
         html.push_str("<tr>");
-        cell(
-            &mut html,
-            &row.num("max_concurrency")
-                .map_or_else(|| "unlimited".to_string(), figures::number),
-        );
-        cell(
-            &mut html,
-            &row.num("request_rate")
-                .map_or_else(String::new, figures::number),
-        );
+        if tests {
+            html.push_str("<th scope=\"row\">");
+            html.push_str(&escape_html(row.get("test").unwrap_or("")));
+            html.push_str("</th>");
+        }
+        if asked {
+            cell(
+                &mut html,
+                &row.num("max_concurrency")
+                    .map_or_else(|| "unlimited".to_string(), figures::number),
+            );
+            cell(
+                &mut html,
+                &row.num("request_rate")
+                    .map_or_else(String::new, figures::number),
+            );
+        }
         for (_, c) in &cols {
             cell(
                 &mut html,
