@@ -323,6 +323,25 @@ pub fn model_key(model: &str, params: Option<f64>) -> String {
     format!("{} · {:.2}b", words.join(" "), p / 1e9)
 }
 
+/// A llama-bench setting's name in words, as a workload's title names
+/// it: `threads`, `batch size` (`n_batch`), `GPU layers` (`ngl`); one it
+/// does not know, as the tool prints it.
+pub(crate) fn setting_name(key: &str) -> &str {
+    match key {
+        "n_batch" => "batch size",
+        "n_ubatch" => "micro-batch size",
+        "ngl" => "GPU layers",
+        "fa" => "flash attention",
+        "type_k" => "K cache type",
+        "type_v" => "V cache type",
+        "sm" => "split mode",
+        "ts" => "tensor split",
+        "nkvo" => "KV cache on the CPU",
+        "n_cpu_moe" => "MoE layers on the CPU",
+        other => other,
+    }
+}
+
 /// llama-bench's settings as matched: `name=value` pairs, flash attention
 /// as `fa`, `ngl` of 99 or more as `all`; sorted by name.
 fn settings_of(row: &ResultRow) -> Vec<(String, String)> {
