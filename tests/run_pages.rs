@@ -452,6 +452,22 @@ fn a_table_of_one_row_reads_as_a_list_of_its_fields() {
     ] {
         assert!(results.contains(field), "{field} in {results}");
     }
+    // A field's name never breaks inside a word on a phone ("Mode/l"
+    // beside a long model name): it does not shrink, and wraps only
+    // between words; the value wraps instead.
+    let css = page(&out, "style.css");
+    let rule = &css[css
+        .find(".row-fields dt {")
+        .expect("no .row-fields dt rule")..];
+    let rule = &rule[..rule.find('}').unwrap()];
+    for want in [
+        "flex-shrink: 0",
+        "overflow-wrap: normal",
+        "word-break: normal",
+    ] {
+        assert!(rule.contains(want), "{want}: {rule}");
+    }
+    assert!(!rule.contains("min-width: 0"), "{rule}");
     // The series, of many rows, stays a table.
     let series = &tables[tables.find("The server&#39;s gauges").unwrap()..];
     assert!(
@@ -575,4 +591,38 @@ fn run_page_and_runs_index_snapshots() {
     let (_dir, out) = build(&site);
     insta::assert_snapshot!("run_page", main_of(&page(&out, "runs/vllm-run/index.html")));
     insta::assert_snapshot!("runs_index", main_of(&page(&out, "runs/index.html")));
+}
+
+#[test]
+fn a_llama_bench_run_names_each_test_with_its_figure_and_no_concurrency() {
+    // llama-bench's JSON: pp512 at 4,266.67 tok/s ± 17.75 and tg128 at
+    // 119.84 ± 0.6997, one setup of two results. Its headline names each
+    // test; it asked for no concurrency or rate, and no column says one.
+    let site = Site::copy_of("minimal");
+    let file = results("llama_bench/bench.json");
+    let r = site.run(&[
+        "import",
+        "llama-run",
+        file.to_str().unwrap(),
+        "--engine",
+        "vllm",
+        "--version",
+        "0.30.0",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/llama-run/index.html"));
+    let headline = between(&t, "Headline figures", "Charts");
+    assert!(
+        headline.contains("Test Tokens/s ± (tok/s) File pp512 4,267 17.75 bench.json tg128 119.8 0.6997 bench.json"),
+        "{headline}"
+    );
+    assert!(!headline.contains("Concurrency asked"), "{headline}");
+    assert!(!headline.contains("unlimited"), "{headline}");
+    // The runs index shows its figure: each test and its tokens a second.
+    let t = text(&page(&out, "runs/index.html"));
+    assert!(
+        t.contains("pp512 4,267 tok/s ± 17.75 · tg128 119.8 tok/s ± 0.6997"),
+        "{t}"
+    );
 }
