@@ -261,8 +261,8 @@ fn every_recorded_run_folder_imports_and_builds_with_its_facts() {
             let page =
                 std::fs::read_to_string(out.join("runs").join(id).join("index.html")).unwrap();
             assert!(
-                // "... and kept waiting", with "and preempted" where the
-                // server preempted any.
+                // "... and kept waiting", with ", and its preemptions"
+                // where the server counted any.
                 page.contains("Requests the server ran"),
                 "{}",
                 folder.display()

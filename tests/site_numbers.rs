@@ -182,6 +182,12 @@ fn live30_reads_in_the_units_its_labels_name_with_whose_count_each_is() {
     // The preemptions as preemptions, one sentence.
     assert!(t.contains("The server counted 22 preemptions during this run (one request can be preempted more than once)"), "{t}");
     assert!(!t.contains("preempted 22 requests"), "{t}");
+    // The series' counter is a count of preemptions, its chart says so.
+    assert!(!t.contains("Preemptions (requests)"), "{t}");
+    assert!(
+        t.contains("Requests the server ran and kept waiting, and its preemptions"),
+        "{t}"
+    );
     // Whose count: the client's 316 tok/s beside the server counter's,
     // the client's peak of 32 beside the 11 the server ran; the results
     // table's column says it is the client's.
