@@ -203,6 +203,10 @@ fn live30_reads_in_the_units_its_labels_name_with_whose_count_each_is() {
     assert_eq!(headline.matches("ran ≤ 11 of 32").count(), 1, "{headline}");
     assert!(!html.contains("</span><a class=\"figure-flag\""), "{html}");
     assert!(!html.contains("figure-sep\"> · </span><a class=\"figure-flag\""));
+    assert!(
+        t.contains("Client's peak concurrent requests (requests) 32 "),
+        "{t}"
+    );
     // The model by its name in the setup, the table and the facts.
     assert!(
         t.contains("Model Qwen3.8-27B-W4A16-AutoRound Hardware"),
