@@ -13,8 +13,10 @@
 //!   fewer digits than its whole part has.
 //! - **Whole numbers exactly**, with thousands separated: `26,093`,
 //!   `32,000`. Trailing zeros of a fraction are left out (56.0 is `56`).
-//! - **Milliseconds from 10,000 on are seconds**: 73,447.8 ms is
-//!   `73.45 s`. Under a heading in ms, such a cell carries its ` s`.
+//! - **Milliseconds from 10,000 on are seconds** in text, where the unit
+//!   is written beside the number: 73,447.8 ms is `73.45 s`. Under a
+//!   heading that names the unit (`TTFT p99 (ms)`), a cell is in that
+//!   unit: `73,448`, never seconds under a label in ms.
 //! - **A fraction is a percentage**: a column whose unit is `fraction` (a
 //!   share from 0 to 1, such as the KV cache in use) is shown in %, 0.4523
 //!   as `45.23%`, and its heading says `%`.
@@ -68,13 +70,12 @@ pub fn with_unit(x: f64, unit: Option<&str>) -> String {
 }
 
 /// `x` as a table cell under a heading that names the unit (see
-/// [`heading_unit`]): the number alone, a fraction as its percentage, and
-/// milliseconds from 10,000 on as seconds with their ` s`, since the
-/// heading says ms.
+/// [`heading_unit`]): the number alone, in that unit (milliseconds stay
+/// milliseconds, however many: the heading says ms), and a fraction as
+/// its percentage.
 pub fn cell(x: f64, unit: Option<&str>) -> String {
     match unit.map(str::trim) {
         Some(FRACTION) => number(x * 100.0),
-        Some("ms") if x.abs() >= MS_AS_SECONDS && x.is_finite() => with_unit(x, Some("ms")),
         _ => number(x),
     }
 }
@@ -90,11 +91,10 @@ pub fn cell_text<'t>(text: &'t str, unit: Option<&str>) -> Cow<'t, str> {
     if t.is_empty() {
         return Cow::Borrowed(t);
     }
-    // A cell in ms reads as any other below 10,000 (four whole digits);
-    // a fraction always becomes a percentage.
+    // A fraction always becomes a percentage; any other cell is in its
+    // heading's unit.
     let whole_digits = match unit {
         FRACTION => 0,
-        "ms" => 4,
         _ => 15,
     };
     if let Some(fast) = reads_well(t, whole_digits) {
@@ -623,7 +623,8 @@ mod tests {
     #[test]
     fn cells_under_a_heading() {
         assert_eq!(cell(336.2985474784618, Some("tok/s")), "336.3");
-        assert_eq!(cell(73447.80826035, Some("ms")), "73.45 s");
+        // Under a heading in ms, ms: never seconds under a label in ms.
+        assert_eq!(cell(73447.80826035, Some("ms")), "73,448");
         assert_eq!(cell(600.0, Some("ms")), "600");
         assert_eq!(cell(0.4523, Some("fraction")), "45.23");
         assert_eq!(heading_unit("fraction"), "%");
@@ -641,7 +642,9 @@ mod tests {
         assert_eq!(c("1e3", Some("tokens")), "1,000");
         assert_eq!(c("-3", Some("points")), "−3");
         assert_eq!(c("inf", Some("req/s")), "unlimited");
-        assert_eq!(c("73447.80826035", Some("ms")), "73.45 s");
+        // Under a heading in ms, a cell is in ms (the heading's unit),
+        // not seconds: 73,447.8 ms is 73,448.
+        assert_eq!(c("73447.80826035", Some("ms")), "73,448");
         assert_eq!(c("0.25", Some("fraction")), "25");
         assert_eq!(c("", Some("ms")), "");
         assert_eq!(c("0.259172704000008", None), "0.259172704000008");
@@ -677,13 +680,14 @@ mod tests {
         ] {
             assert!(reads_well(t, 15).is_none(), "{t}");
         }
-        // In ms, from 10,000 on a cell is in seconds: it is parsed.
         assert_eq!(reads_well("9999", 4).as_deref(), Some("9,999"));
         assert_eq!(reads_well("741.8", 4).as_deref(), Some("741.8"));
         assert!(reads_well("10000", 4).is_none());
         assert!(reads_well("0.5", 0).is_none());
+        // A cell in ms is in ms however large: its heading says ms.
         assert_eq!(cell_text("9999", Some("ms")), "9,999");
-        assert_eq!(cell_text("10000", Some("ms")), "10 s");
+        assert_eq!(cell_text("10000", Some("ms")), "10,000");
+        assert_eq!(cell(28_641.3, Some("ms")), "28,641");
         assert_eq!(cell_text("0.5", Some("fraction")), "50");
     }
 

@@ -68,7 +68,7 @@ fn repeats_that_overlap_make_a_change_within_noise() {
          \n\
          Compared: vLLM 0.29 (baseline, 2 files; flagged: lost requests), vLLM 0.30 (2 files; flagged: lost requests)\n\
          \n\
-         llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n  \
+         Llama-3.1-8B-Instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n  \
          vLLM 0.29: 2 of 200 requests lost\n  \
          vLLM 0.30: 2 of 200 requests lost\n  \
          metric             vLLM 0.29                    vLLM 0.30                    change\n  \
@@ -283,7 +283,7 @@ fn what_cannot_be_compared_is_said() {
     let r = site.run(&["compare", a.to_str().unwrap(), other.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.stdout.contains("other.json measured:\n  llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 8 at once · rate unlimited\n"),
+        r.stdout.contains("other.json measured:\n  Llama-3.1-8B-Instruct · 1,024 in, 128 out (tokens a request) · asked for 8 at once · rate unlimited\n"),
         "{}",
         r.stdout
     );
@@ -440,7 +440,7 @@ fn a_site_comparison_and_what_changed_on_the_version_page() {
     let text =
         seen(&std::fs::read_to_string(out.path().join("compare/v029-v030/index.html")).unwrap());
     assert!(
-        text.contains("Workload vLLM 0.29 (baseline) flagged: lost requests vLLM 0.30 flagged: lost requests llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited 605.0 tok/s (600.0–610.0, 2 runs) 702.5 tok/s (700.0–705.0, 2 runs) +16% better, beyond noise"),
+        text.contains("Workload vLLM 0.29 (baseline) flagged: lost requests vLLM 0.30 flagged: lost requests Llama-3.1-8B-Instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited 605.0 tok/s (600.0–610.0, 2 runs) 702.5 tok/s (700.0–705.0, 2 runs) +16% better, beyond noise"),
         "{text}"
     );
     // The 0.30 page lists its run and what changed since 0.29, every
@@ -528,7 +528,7 @@ fn lengths_asked_for_or_said_to_be_one_workload() {
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
         r.stdout
-            .contains("\nb.json measured:\n  llama-3.1-8b-instruct · 1,024 in, 111 out (tokens a request) · asked for 64 at once · rate unlimited\n"),
+            .contains("\nb.json measured:\n  Llama-3.1-8B-Instruct · 1,024 in, 111 out (tokens a request) · asked for 64 at once · rate unlimited\n"),
         "{}",
         r.stdout
     );
@@ -539,10 +539,10 @@ fn lengths_asked_for_or_said_to_be_one_workload() {
         r.stdout.contains(
             "Said to measure one workload (--same-workload): matched on concurrency and rate alone\n\
              \n\
-             llama-3.1-8b-instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n  \
+             Llama-3.1-8B-Instruct · 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n  \
              a.json: 2 of 200 requests lost\n  \
              b.json: 2 of 200 requests lost\n  \
-             b.json: measured llama-3.1-8b-instruct · 1,024 in, 111 out (tokens a request) · asked for 64 at once · rate unlimited, taken as this workload (--same-workload)\n  \
+             b.json: measured Llama-3.1-8B-Instruct · 1,024 in, 111 out (tokens a request) · asked for 64 at once · rate unlimited, taken as this workload (--same-workload)\n  \
              metric             a.json       b.json       change\n  \
              Output throughput  610.7 tok/s  580.0 tok/s  −5% worse, untested\n"
         ),
@@ -580,7 +580,7 @@ fn lengths_asked_for_or_said_to_be_one_workload() {
     );
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(
-        r.stdout.contains("\nllama-3.1-8b-instruct · asked 1,024 in, 128 out; measured 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n"),
+        r.stdout.contains("\nLlama-3.1-8B-Instruct · asked 1,024 in, 128 out; measured 1,024 in, 128 out (tokens a request) · asked for 64 at once · rate unlimited\n"),
         "{}",
         r.stdout
     );
@@ -630,7 +630,7 @@ fn a_side_that_ran_fewer_than_asked_is_marked_citing_the_findings() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "qwen3-8b · 88 in, 1,000 out (tokens a request) · asked for 4 at once · rate unlimited\n  \
+            "Qwen3-8B · 88 in, 1,000 out (tokens a request) · asked for 4 at once · rate unlimited\n  \
              vLLM 0.30.0 (start-1): ran at most 2 requests at once of the 4 asked; 3 preemptions; KV cache 32,336 tokens\n  \
              vLLM 0.30.0 (start-2): ran at most 2 requests at once of the 4 asked; 3 preemptions; KV cache 32,336 tokens\n  \
              metric             vLLM 0.30.0 (start-1)     vLLM 0.30.0 (start-2)     change\n  \
@@ -649,13 +649,15 @@ fn a_side_that_ran_fewer_than_asked_is_marked_citing_the_findings() {
         r.stdout
     );
     // The verdict first, then the flags; the pools held every request
-    // asked for (4 × 1,088 tokens against 32,336), so the numbers do not
-    // explain why fewer ran, and nothing is said of it.
+    // asked for (4 × 1,088 tokens against 32,336: 29 whole requests), so
+    // the numbers do not explain why fewer ran: what is known is said,
+    // and that the pools do not explain the cap.
     assert!(
         r.stdout.starts_with(
             "vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): output throughput −29% worse, single runs: not tested against noise.\n\
              Both sides ran fewer requests at once than asked (flagged by concurrency-achieved).\n\
              Servers, vLLM 0.30.0 (start-2) against vLLM 0.30.0 (start-1): KV cache the same (32,336 tokens); at most 2 requests at once on each; 3 preemptions on each.\n\
+             Fewer ran than asked: 4 requests of 88 + 1,000 tokens ask for 4,352 tokens of KV cache; the pools held 32,336 (vLLM 0.30.0 (start-1)) and 32,336 (vLLM 0.30.0 (start-2)), about 29 and 29 whole requests; the servers ran at most 2 and 2: the pools do not explain the cap; the servers counted 3 and 3 preemptions.\n\
              \n\
              Compared: vLLM 0.30.0 (start-1) (baseline, 1 file; flagged: ran fewer), vLLM 0.30.0 (start-2) (1 file; flagged: ran fewer)\n"
         ),
@@ -797,7 +799,10 @@ fn bundled_with_live_runs(compared: bool) -> tempfile::TempDir {
 /// 32,000 / 32 = 1,000 out.
 const LIVE_VERDICT: &str = "vLLM 0.30.0 against 0.29.0: 7 of 8 metrics untested, single runs: worse on 6 (ITL p99 +24%, output throughput −7.4%, …), better on 1 (TTFT p99 −5.6%); the same on 1.";
 const LIVE_SERVERS: &str = "Servers, vLLM 0.30.0 against 0.29.0: KV cache +12% (29,127 tokens against 26,093); at most 11 requests at once against 10; 22 preemptions against 21.";
-const LIVE_WHY: &str = "Why fewer ran: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.29.0) and 29,127 (vLLM 0.30.0), and 21 and 22 requests were preempted.";
+/// The pools of the live runs held 23 and 26 whole requests of 1,088
+/// tokens, more than the 10 and 11 their servers ran: they do not
+/// explain the cap, and the comparison says so rather than "why".
+const LIVE_WHY: &str = "Fewer ran than asked: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.29.0) and 29,127 (vLLM 0.30.0), about 23 and 26 whole requests; the servers ran at most 10 and 11: the pools do not explain the cap; the servers counted 21 and 22 preemptions.";
 
 #[test]
 fn the_recorded_vllm_runs_lead_with_their_verdict_and_cite_no_other_engines_finding() {
@@ -907,7 +912,7 @@ fn the_recorded_runs_compared_on_the_site_say_it_first() {
             "Comparisons vLLM 0.30.0 against 0.29.0 Comparison vLLM 0.30.0 against 0.29.0 {LIVE_VERDICT} \
              Flagged. Both sides ran fewer requests at once than asked (flagged by concurrency-achieved). \
              Their values are marked “ran ≤N of M”: figures of fewer requests at once than the workload’s heading says. \
-             {LIVE_SERVERS} {LIVE_WHY} qwen3.8-27b-w4a16-autoround"
+             {LIVE_SERVERS} {LIVE_WHY} Qwen3.8-27B-W4A16-AutoRound"
         )),
         "{text}"
     );

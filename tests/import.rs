@@ -230,8 +230,15 @@ fn one_setup_gets_its_percentile_ladders_and_never_a_chart_of_one_bar() {
             ("kv-cache".into(), "kv_usage".into()),
         ] as [(String, String); 4]
     );
+    // Preemptions named as what the counter counts, not as requests.
     assert!(
-        yaml.contains("    title: \"Requests the server ran, kept waiting and preempted\"\n"),
+        yaml.contains(
+            "    title: \"Requests the server ran and kept waiting, and its preemptions\"\n"
+        ),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("    y_label: Requests; preemptions\n"),
         "{yaml}"
     );
     let out = built(&site);

@@ -261,8 +261,8 @@ fn every_recorded_run_folder_imports_and_builds_with_its_facts() {
             let page =
                 std::fs::read_to_string(out.join("runs").join(id).join("index.html")).unwrap();
             assert!(
-                // "... and kept waiting", with "and preempted" where the
-                // server preempted any.
+                // "... and kept waiting", with ", and its preemptions"
+                // where the server counted any.
                 page.contains("Requests the server ran"),
                 "{}",
                 folder.display()
@@ -388,7 +388,7 @@ fn compare_sets_the_recorded_vllm_runs_side_by_side() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "qwen3.8-27b-w4a16-autoround · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n"
+            "Qwen3.8-27B-W4A16-AutoRound · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n"
         ),
         "{}",
         r.stdout
@@ -414,8 +414,10 @@ fn compare_sets_the_recorded_vllm_runs_side_by_side() {
 /// server: none ran the 32 requests asked at once (10, 10 and 5), which
 /// the comparison says beside each side, on its values and under its
 /// verdict, citing the bundled finding of the check about SGLang (F5),
-/// not TensorRT-LLM's (F9); the pools explain it (5,930 tokens hold five
-/// requests of 1,088). Every change says which way it goes.
+/// not TensorRT-LLM's (F9); SGLang's pool explains it (5,930 tokens hold
+/// five requests of 1,088, and it ran 5); vLLM's do not (26,093 tokens
+/// hold 23, and they ran 10), and the comparison says so. Every change
+/// says which way it goes.
 #[test]
 fn compare_three_recorded_runs_with_what_their_servers_ran() {
     let Some(shared) = shared() else { return };
@@ -431,7 +433,7 @@ fn compare_three_recorded_runs_with_what_their_servers_ran() {
     let r = common::run_in(&common::bundled(), &args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     for line in [
-        "qwen3.8-27b-w4a16-autoround · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n",
+        "Qwen3.8-27B-W4A16-AutoRound · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited\n",
         "  vLLM 0.28.0 (xray): ran at most 10 requests at once of the 32 asked; 21 preemptions; KV cache 26,093 tokens\n",
         "  vLLM 0.29.0 (live): ran at most 10 requests at once of the 32 asked; 21 preemptions; KV cache 26,093 tokens\n",
         "  SGLang (live): ran at most 5 requests at once of the 32 asked; running limit 10; 0 preemptions; KV cache 5,930 tokens\n",
@@ -440,7 +442,8 @@ fn compare_three_recorded_runs_with_what_their_servers_ran() {
         "\nran fewer: vLLM 0.28.0 (xray), vLLM 0.29.0 (live) and SGLang (live) ran fewer requests at once than the workload asked for",
         "\n  F5   SGLang ran a hybrid model one request at a time  https://example.org/findings/f/5/\n",
         "\nAll 3 sides ran fewer requests at once than asked (flagged by concurrency-achieved).\n",
-        "\nWhy fewer ran: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.28.0), 26,093 (vLLM 0.29.0) and 5,930 (SGLang (live)), and 21, 21 and 0 requests were preempted.\n",
+        "\nWhy fewer ran: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pool held 5,930 (SGLang (live)), about 5 whole requests; the server ran at most 5: the pool explains the cap.\n",
+        "\nFewer ran than asked: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.28.0) and 26,093 (vLLM 0.29.0), about 23 and 23 whole requests; the servers ran at most 10 and 10: the pools do not explain the cap; the servers counted 21 and 21 preemptions.\n",
     ] {
         assert!(r.stdout.contains(line), "{line}\n{}", r.stdout);
     }

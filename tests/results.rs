@@ -321,7 +321,7 @@ fn inferlint_vllm_folder_series_facts_checks_and_the_rows_engine() {
             "kv_cache_gib=4.44 [boot.log]",
             "server_output_tokens=4000 [after.snapshot.json] (`vllm:generation_tokens_total` after minus before)",
             "server_output_throughput=390.2439024390244 [after.snapshot.json] (over 10.250 s between the snapshots)",
-            "date=2026-10-01 [before.snapshot.json]",
+            "date=2026-10-01 [before.snapshot.json] (the snapshots' wall clock, as a UTC day)",
         ]
     );
     // From the first sample; preemptions within the run; the rate from
@@ -387,7 +387,7 @@ fn inferlint_sglang_folder_retraction_counter_absent_before_and_a_lowered_limit(
             "running_limit=1 [boot.log] (capped by the mamba state cache)",
             "server_output_tokens=3000 [after.snapshot.json] (`sglang:generation_tokens_total` after minus before)",
             "server_output_throughput=100 [after.snapshot.json] (over 30.000 s between the snapshots)",
-            "date=2026-10-01 [before.snapshot.json]",
+            "date=2026-10-01 [before.snapshot.json] (the snapshots' wall clock, as a UTC day)",
         ]
     );
     // SGLang's own client names the version (server_info), with its bare
@@ -425,7 +425,7 @@ fn inferlint_tensorrt_llm_folder_pauses_from_the_log_and_no_gauges() {
             "kv_cache_gib=2.88 [boot.log]",
             "server_output_tokens=2000 [after.snapshot.json] (`trtllm_generation_tokens_total` after minus before)",
             "server_output_throughput=200 [after.snapshot.json] (over 10.000 s between the snapshots)",
-            "date=2026-10-01 [before.snapshot.json]",
+            "date=2026-10-01 [before.snapshot.json] (the snapshots' wall clock, as a UTC day)",
         ]
     );
     let bench = &f.files[0];

@@ -94,24 +94,29 @@ fn an_imported_run_has_headline_figures_each_from_its_file() {
     let t = text(&html);
     let headline = &t[t.find("Headline figures").expect("no headline box")
         ..t.find("Checked against the findings").unwrap()];
-    // The server ran at most 2 of the 4 requests asked for at once: every
-    // figure measured at that concurrency carries the flag, the requests
-    // and the preemptions do not.
+    // The server ran at most 2 of the 4 requests asked for at once: the
+    // flag is said once, above the figures, naming the figures it is
+    // for; the requests and the preemptions are not among them. Each
+    // figure that a client and a server count apart names whose count
+    // it is; the preemptions are counted as preemptions.
     for want in [
-        "Output throughput 421.1 tok/s · ran ≤ 2 of 4 from bench.json",
-        "Request throughput 0.4211 req/s · ran ≤ 2 of 4 from bench.json",
-        "Time to first token p50 2,500 ms · p99 5,001 ms · ran ≤ 2 of 4 from bench.json",
-        "Inter-token latency p50 6 ms · p99 9.25 ms · ran ≤ 2 of 4 from bench.json",
+        "Flagged: ran ≤ 2 of 4, said once for output throughput, request throughput, time to first token, inter-token latency and concurrency (the figures marked).",
+        "Output throughput client 421.1 tok/s · server's counter 390.2 tok/s from bench.json, after.snapshot.json",
+        "Request throughput 0.4211 req/s from bench.json",
+        "Time to first token p50 2,500 ms · p99 5,001 ms from bench.json",
+        "Inter-token latency p50 6 ms · p99 9.25 ms from bench.json",
         "Requests completed 4 · failed 0 from bench.json",
-        "Concurrency asked 4 · most the server ran 2 · ran ≤ 2 of 4 from bench.json, run.series.jsonl",
+        "Concurrency asked 4 · the client's peak 4 · most the server ran 2 from bench.json, run.series.jsonl",
         "Preemptions 3 from after.snapshot.json",
-        "The server preempted 3 requests during this run",
+        "The server counted 3 preemptions during this run (one request can be preempted more than once)",
     ] {
         assert!(
             headline.contains(want),
             "headline lacks {want:?}: {headline}"
         );
     }
+    assert_eq!(headline.matches("ran ≤ 2 of 4").count(), 1, "{headline}");
+    assert!(!headline.contains("preempted 3 requests"), "{headline}");
     // Each figure links to the kept file it came from.
     assert!(html.contains("<a href=\"../../runs/vllm-run/raw/vllm-run/bench.json\">bench.json</a>"));
     assert!(html.contains(
@@ -271,11 +276,17 @@ fn a_flagged_figure_carries_its_flag_and_the_flags_come_before_the_passes() {
     let (_dir, out) = build(&site);
     let html = page(&out, "runs/vllm-run/index.html");
     let t = text(&html);
-    // The flag links the check that says why.
+    // The flag links the check that says why, once, above the figures;
+    // no separator stands before it, and the figures it is for are
+    // marked.
     assert!(
-        html.contains("<span class=\"figure-value\">421.1 tok/s<span class=\"figure-sep\"> · </span><a class=\"figure-flag\" href=\"#check-concurrency-achieved\">ran ≤ 2 of 4</a></span>"),
+        html.contains("<p class=\"figures-flags\">Flagged: <a class=\"figure-flag\" href=\"#check-concurrency-achieved\">ran ≤ 2 of 4</a>, said once for"),
         "{html}"
     );
+    assert_eq!(html.matches("ran ≤ 2 of 4</a>").count(), 1, "{html}");
+    assert!(!html.contains("</span><a class=\"figure-flag\""), "{html}");
+    assert!(html.contains("<div class=\"figure figure-flagged\"><dt>Output throughput</dt>"));
+    assert!(html.contains("<div class=\"figure\"><dt>Requests</dt>"));
     assert!(html.contains("<li class=\"check check-flagged\" id=\"check-concurrency-achieved\">"));
     // The checks follow the figures, before the charts: the flag first,
     // then the passes, whatever the registry's order (which puts
@@ -304,10 +315,13 @@ fn a_flagged_figure_carries_its_flag_and_the_flags_come_before_the_passes() {
     let (_dir, out) = build(&site);
     let t = text(&page(&out, "runs/vllm-run/index.html"));
     assert!(
-        t.contains("Output throughput 421.1 tok/s from bench.json"),
+        t.contains(
+            "Output throughput client 421.1 tok/s · server's counter 390.2 tok/s from bench.json"
+        ),
         "{t}"
     );
     assert!(!t.contains("ran ≤"), "{t}");
+    assert!(!t.contains("Flagged:"), "{t}");
 }
 
 #[test]
@@ -350,8 +364,9 @@ fn the_setup_names_the_model_without_its_path_and_always_says_the_hardware() {
     let (_dir, out) = build(&site);
     let html = page(&out, "runs/vllm-run/index.html");
     let t = text(&html);
-    // The title and heading name the model; the setup says where it was
-    // served from, and the files' facts keep the path.
+    // The title and heading name the model, and so do the setup, the
+    // results table and the files' facts: no local path on the page (the
+    // CSV keeps it).
     assert!(html.contains(
         "<title>vLLM 0.30.0 under vllm bench serve, Qwen3-8B · Fixture findings</title>"
     ));
@@ -359,12 +374,18 @@ fn the_setup_names_the_model_without_its_path_and_always_says_the_hardware() {
     let setup = between(&t, "Setup", "Headline figures");
     assert_eq!(
         setup,
-        "Setup vLLM 0.30.0 Model Qwen3-8B from /models/Qwen3-8B Hardware not recorded · give it with --hardware on findings import vllm-run Client vllm bench serve "
+        "Setup vLLM 0.30.0 Model Qwen3-8B Hardware not recorded · give it with --hardware on findings import vllm-run Client vllm bench serve "
     );
     assert!(
-        t.contains("What the files say Model /models/Qwen3-8B from raw/vllm-run/bench.json"),
+        t.contains("What the files say Model Qwen3-8B from raw/vllm-run/bench.json"),
         "{t}"
     );
+    assert!(
+        html.contains("<div><dt>Model</dt><dd>Qwen3-8B</dd></div>"),
+        "{html}"
+    );
+    assert!(!html.contains("/models/Qwen3-8B"), "{html}");
+    assert!(page(&out, "runs/vllm-run/results.csv").contains(",/models/Qwen3-8B,"));
 
     // Given, it is shown, and the import says nothing more of it.
     let stderr = import_vllm_run(&site, &["--hardware", "1x NVIDIA GeForce RTX 5090 32 GB"]);
@@ -395,7 +416,8 @@ fn the_setup_names_the_model_without_its_path_and_always_says_the_hardware() {
         html.contains("<h1>Cache size per start of Qwen3-8B</h1>"),
         "{html}"
     );
-    assert!(text(&html).contains("Model Qwen3-8B from /srv/llm/Qwen3-8B"));
+    assert!(text(&html).contains("Model Qwen3-8B Hardware"));
+    assert!(!html.contains("/srv/llm"), "{html}");
     // A hand-typed run's hint names its run.yaml alone.
     let yaml = site.read("data/runs/cache-sweep/run.yaml");
     site.write(
@@ -430,6 +452,22 @@ fn a_table_of_one_row_reads_as_a_list_of_its_fields() {
     ] {
         assert!(results.contains(field), "{field} in {results}");
     }
+    // A field's name never breaks inside a word on a phone ("Mode/l"
+    // beside a long model name): it does not shrink, and wraps only
+    // between words; the value wraps instead.
+    let css = page(&out, "style.css");
+    let rule = &css[css
+        .find(".row-fields dt {")
+        .expect("no .row-fields dt rule")..];
+    let rule = &rule[..rule.find('}').unwrap()];
+    for want in [
+        "flex-shrink: 0",
+        "overflow-wrap: normal",
+        "word-break: normal",
+    ] {
+        assert!(rule.contains(want), "{want}: {rule}");
+    }
+    assert!(!rule.contains("min-width: 0"), "{rule}");
     // The series, of many rows, stays a table.
     let series = &tables[tables.find("The server&#39;s gauges").unwrap()..];
     assert!(
@@ -457,9 +495,9 @@ fn the_runs_index_gives_each_run_its_figure_flags_and_findings() {
     let list = text(&list[..list.find("</ul>").unwrap()]);
     assert_eq!(
         list,
-        "vLLM 0.30.0 under vllm bench serve, Qwen3-8B 1 October 2026 · vLLM 0.30 · Qwen3-8B · vllm bench serve \
+        "vLLM 0.30.0 under vllm bench serve, Qwen3-8B 30 September 2026 · vLLM 0.30 · Qwen3-8B · vllm bench serve \
          Qwen3-8B · 88 in, 1,000 out · 4 at once · rate unlimited \
-         Output throughput 421.1 tok/s ran ≤ 2 of 4 shows F7 \
+         Output throughput client 421.1 tok/s · server's counter 390.2 tok/s ran ≤ 2 of 4 shows F7 \
          Cache size per start 17 August 2026 · vLLM 0.30 · Qwen3-8B · RTX 5090 · vllm bench serve cited by F7"
     );
     assert!(html.contains("<a class=\"figure-flag\" href=\"../runs/vllm-run/#check-concurrency-achieved\">ran ≤ 2 of 4</a>"));
@@ -494,12 +532,12 @@ fn the_runs_index_gives_each_run_its_figure_flags_and_findings() {
         serde_json::json!([
             "runs/vllm-run/",
             "vLLM 0.30.0 under vllm bench serve, Qwen3-8B",
-            "2026-10-01",
-            "1 October 2026",
+            "2026-09-30",
+            "30 September 2026",
             [["vllm", "0.30"]],
             "Qwen3-8B",
             null,
-            "Output throughput 421.1 tok/s",
+            "Output throughput client 421.1 tok/s · server's counter 390.2 tok/s",
             [["ran ≤ 2 of 4", "concurrency-achieved"]],
             [[
                 "F7",
@@ -553,4 +591,38 @@ fn run_page_and_runs_index_snapshots() {
     let (_dir, out) = build(&site);
     insta::assert_snapshot!("run_page", main_of(&page(&out, "runs/vllm-run/index.html")));
     insta::assert_snapshot!("runs_index", main_of(&page(&out, "runs/index.html")));
+}
+
+#[test]
+fn a_llama_bench_run_names_each_test_with_its_figure_and_no_concurrency() {
+    // llama-bench's JSON: pp512 at 4,266.67 tok/s ± 17.75 and tg128 at
+    // 119.84 ± 0.6997, one setup of two results. Its headline names each
+    // test; it asked for no concurrency or rate, and no column says one.
+    let site = Site::copy_of("minimal");
+    let file = results("llama_bench/bench.json");
+    let r = site.run(&[
+        "import",
+        "llama-run",
+        file.to_str().unwrap(),
+        "--engine",
+        "vllm",
+        "--version",
+        "0.30.0",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (_dir, out) = build(&site);
+    let t = text(&page(&out, "runs/llama-run/index.html"));
+    let headline = between(&t, "Headline figures", "Charts");
+    assert!(
+        headline.contains("Test Tokens/s ± (tok/s) File pp512 4,267 17.75 bench.json tg128 119.8 0.6997 bench.json"),
+        "{headline}"
+    );
+    assert!(!headline.contains("Concurrency asked"), "{headline}");
+    assert!(!headline.contains("unlimited"), "{headline}");
+    // The runs index shows its figure: each test and its tokens a second.
+    let t = text(&page(&out, "runs/index.html"));
+    assert!(
+        t.contains("pp512 4,267 tok/s ± 17.75 · tg128 119.8 tok/s ± 0.6997"),
+        "{t}"
+    );
 }

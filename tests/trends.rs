@@ -551,8 +551,8 @@ fn compare_of_two_builds_sets_each_test_apart_with_its_noise() {
         assert_eq!(r.code, 0, "{}", r.stderr);
         for line in [
             "llama.cpp 8577 against 7938: both workloads untested, single runs: worse on 1 (tg128 −2.5%), better on 1 (pp512 +13%).\n",
-            "\ngpt-oss 20b mxfp4 moe · pp512 · on Radeon 8060S Graphics, Vulkan\n",
-            "\ngpt-oss 20b mxfp4 moe · tg128 · on Radeon 8060S Graphics, Vulkan\n",
+            "\ngpt-oss 20B MXFP4 MoE · pp512 · on Radeon 8060S Graphics, Vulkan\n",
+            "\ngpt-oss 20B MXFP4 MoE · tg128 · on Radeon 8060S Graphics, Vulkan\n",
         ] {
             assert!(r.stdout.contains(line), "{line}\n---\n{}", r.stdout);
         }

@@ -210,11 +210,11 @@ fn llama_bench_reports_are_one_workload_where_test_settings_model_and_place_agre
     );
     assert_eq!(
         new.line(),
-        "gpt-oss 20b mxfp4 moe · pp512 · on Radeon 8060S Graphics, Vulkan"
+        "gpt-oss 20B MXFP4 MoE · pp512 · on Radeon 8060S Graphics, Vulkan"
     );
     assert_eq!(
         tg.line(),
-        "gpt-oss 20b mxfp4 moe · tg128 · on Radeon 8060S Graphics, Vulkan"
+        "gpt-oss 20B MXFP4 MoE · tg128 · on Radeon 8060S Graphics, Vulkan"
     );
     // Nor pp512 at an empty context and at a depth of 512 tokens.
     let depth = of(&all, "depth");
@@ -223,7 +223,7 @@ fn llama_bench_reports_are_one_workload_where_test_settings_model_and_place_agre
     assert!(!depth[0].matches(&depth[2], false));
     assert_eq!(
         depth[2].line(),
-        "qwen2 7b q4_k - medium · pp512 @ d512 · on CUDA"
+        "qwen2 7B Q4_K - Medium · pp512 @ d512 · on CUDA"
     );
     // Nor another model on other hardware and backend.
     assert!(!depth[0].same_measure(new) && !depth[0].same_place(new));
@@ -277,12 +277,12 @@ fn a_serving_sweeps_points_are_workloads_of_their_own_and_its_repeats_one() {
     assert_eq!(
         lines[..6],
         [
-            "llama-3.1-8b-instruct · 1,000 in, 100 out (tokens a request) · rate 1 req/s",
-            "llama-3.1-8b-instruct · 1,000 in, 100 out (tokens a request) · rate 10 req/s",
-            "llama-3.1-8b-instruct · 1,000 in, 100 out (tokens a request) · rate 20 req/s",
-            "llama-3.1-8b-instruct · 1,000 in, 100 out (tokens a request) · rate 30 req/s",
-            "llama-3.1-8b-instruct · 1,000 in, 100 out (tokens a request) · rate 35 req/s",
-            "llama-3.1-8b-instruct · 1,000 in, 100 out (tokens a request) · rate unlimited",
+            "Llama-3.1-8B-Instruct · 1,000 in, 100 out (tokens a request) · rate 1 req/s",
+            "Llama-3.1-8B-Instruct · 1,000 in, 100 out (tokens a request) · rate 10 req/s",
+            "Llama-3.1-8B-Instruct · 1,000 in, 100 out (tokens a request) · rate 20 req/s",
+            "Llama-3.1-8B-Instruct · 1,000 in, 100 out (tokens a request) · rate 30 req/s",
+            "Llama-3.1-8B-Instruct · 1,000 in, 100 out (tokens a request) · rate 35 req/s",
+            "Llama-3.1-8B-Instruct · 1,000 in, 100 out (tokens a request) · rate unlimited",
         ]
     );
     // The second pass repeats the first, point for point.

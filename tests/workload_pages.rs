@@ -193,3 +193,45 @@ fn the_site_schema_holds_the_noise_rules() {
         assert_eq!(v.is_valid(&y), ok, "{rule}");
     }
 }
+
+#[test]
+fn a_workload_of_many_points_folds_its_table_into_one_row_a_version() {
+    // 45 more runs of build 1002, each a point of the same workload: 49
+    // points in all, past the 40 a table lists one by one. The table
+    // keeps the first point of each version, with its change, and says
+    // how many more each stands for; the CSV lists them all.
+    let site = Site::copy_of("trends");
+    let from = site.path("data/runs/llama-b1002");
+    for n in 1..=45 {
+        let to = site.path(&format!("data/runs/llama-b1002-r{n}"));
+        for e in walkdir::WalkDir::new(&from) {
+            let e = e.unwrap();
+            let target = to.join(e.path().strip_prefix(&from).unwrap());
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(e.path(), &target).unwrap();
+            }
+        }
+    }
+    let (_dir, out) = build(&site);
+    let html = page(&out, TG);
+    let t = main_of(&html);
+    let table = &t[t.find("<table class=\"data workload-points\">").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    let rows = table.matches("<tr").count() - 1;
+    assert_eq!(rows, 4, "one row a version: {table}");
+    assert!(
+        table.contains("run <a class=\"run-id\" href=\"../../runs/llama-b1002/\">llama-b1002</a> and 45 more</span>"),
+        "{table}"
+    );
+    assert!(
+        t.contains("49 points: the table shows the first of each version, with its change, and every point a check flags; the others are counted beside their version's first, and listed in the CSV"),
+        "{t}"
+    );
+    let csv = page(
+        &out,
+        "workloads/llama-8b-q4-k-medium-tg128/llama-8b-q4-k-medium-tg128.csv",
+    );
+    assert_eq!(csv.matches("llama-b1002").count(), 46, "{csv}");
+}

@@ -2,12 +2,15 @@
 //! servers differ (the KV cache pool, the most requests run at once, the
 //! running limit, the preemptions: what `context.rs` read of each side),
 //! and, where a side ran fewer requests at once than the workload asked,
-//! whether the run's own numbers explain it: the requests asked for, each
-//! of its input and output tokens, need more KV cache than the pool held,
-//! and the server preempted requests. "32 requests of 88 + 1,000 tokens
-//! ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.29.0)
-//! and 29,127 (vLLM 0.30.0), and 21 and 22 requests were preempted."
-//! Nothing is said where the numbers do not explain it.
+//! whether the run's own numbers explain it: the whole requests (each of
+//! its input and output tokens) the KV cache pool held, against the most
+//! the server ran. Where the pool held no more than the server ran, it
+//! explains the cap; where it held more, the words say what is known and
+//! what is not: "32 requests of 88 + 1,000 tokens ask for 34,816 tokens of
+//! KV cache; the pools held 26,093 (vLLM 0.29.0) and 29,127 (vLLM 0.30.0),
+//! about 23 and 26 whole requests; the servers ran at most 10 and 11: the
+//! pools do not explain the cap; the servers counted 21 and 22
+//! preemptions."
 //!
 //! Takes a [`Comparison`]; hands back sentences, and the shortfalls with
 //! their numbers.
@@ -118,8 +121,10 @@ pub fn servers(c: &Comparison) -> Option<String> {
     (!out.is_empty()).then(|| out.join(" "))
 }
 
-/// A workload whose requests asked for more KV cache than the pools of
-/// the sides that ran fewer of them at once held.
+/// A workload where sides ran fewer requests at once than asked, set
+/// against what their KV cache pools held: the requests asked for, each
+/// of its input and output tokens, the whole requests each pool held, and
+/// the most each server ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shortfall {
     /// The workload's index.
@@ -131,15 +136,28 @@ pub struct Shortfall {
     pub tokens: [f64; 2],
     /// `asked` requests of `tokens` each: the KV cache they ask for.
     pub needed: f64,
-    /// Each side it explains: (side, its pool in tokens, its preemptions).
+    /// Each side: (side, its pool in tokens, its preemptions).
     pub sides: Vec<(usize, Span, Option<Span>)>,
+    /// Whether the pools explain the cap: each held no more whole
+    /// requests than its server ran at most. Where one held more, the
+    /// pool does not explain it, and the words say so.
+    pub explains: bool,
     /// In words.
     pub words: String,
 }
 
+/// A side that ran fewer than asked: (side, its pool in tokens, its
+/// preemptions, the whole requests the pool held, the most it ran).
+type Held = (usize, Span, Option<Span>, Span, Span);
+
 /// The workloads where a side ran fewer requests at once than asked and
-/// its KV cache pool was smaller than the requests asked for at once
-/// need, with what followed (the preemptions): the runs' own explanation.
+/// recorded its KV cache pool, with what the pool says of it: where each
+/// pool held no more whole requests than its server ran, the runs' own
+/// explanation ("the pool held about 5 whole requests, and the server ran
+/// at most 5: the pool explains the cap"); where a pool held more, what is
+/// known and what is not ("the pools held about 23 and 26 whole requests;
+/// the servers ran at most 10 and 11: the pools do not explain the cap").
+/// A workload may give one of each.
 pub fn shortfalls(c: &Comparison) -> Vec<Shortfall> {
     let names = labels(c);
     let mut out = Vec::new();
@@ -155,63 +173,91 @@ pub fn shortfalls(c: &Comparison) -> Vec<Shortfall> {
         let (Some(input), Some(output)) = (len(0), len(1)) else {
             continue;
         };
-        let needed = asked * (input + output);
-        let sides: Vec<(usize, Span, Option<Span>)> = c.contexts[w]
-            .iter()
-            .enumerate()
-            .filter(|(_, ctx)| ctx.ran_fewer().is_some())
-            .filter_map(|(s, ctx)| {
-                let kv = ctx.kv_cache_tokens.filter(|k| k.max < needed)?;
-                Some((s, kv, ctx.preemptions))
-            })
-            .collect();
-        if sides.is_empty() {
+        let each = input + output;
+        if each <= 0.0 {
             continue;
         }
-        let n = figures::number;
-        let held: Vec<String> = sides
-            .iter()
-            .map(|(s, kv, _)| format!("{} ({})", kv.shown(), names[*s]))
-            .collect();
-        let mut words = format!(
-            "{} requests of {} + {} tokens ask for {} tokens of KV cache; {} held {}",
-            n(asked),
-            n(input),
-            n(output),
-            n(needed),
-            if sides.len() == 1 {
-                "the pool"
-            } else {
-                "the pools"
-            },
-            and_list(&held)
-        );
-        let preempted: Option<Vec<Span>> = sides.iter().map(|(_, _, p)| *p).collect();
-        match preempted {
-            Some(p) if p.iter().any(|p| p.max > 0.0) => {
-                let counts: Vec<String> = p.iter().map(Span::shown).collect();
-                let one = p.len() == 1 && p[0].max == 1.0 && p[0].min == 1.0;
-                words.push_str(&format!(
-                    ", and {} {} preempted",
-                    and_list(&counts),
-                    if one { "request was" } else { "requests were" }
-                ));
+        let needed = asked * each;
+        let mut explained: Vec<Held> = Vec::new();
+        let mut not: Vec<Held> = Vec::new();
+        for (s, ctx) in c.contexts[w].iter().enumerate() {
+            if ctx.ran_fewer().is_none() {
+                continue;
             }
-            _ => words.push_str(": not every request fits at once"),
+            let (Some(kv), Some(ran)) =
+                (ctx.kv_cache_tokens, ctx.max_running.or(ctx.running_limit))
+            else {
+                continue;
+            };
+            let whole = Span {
+                min: (kv.min / each).floor(),
+                max: (kv.max / each).floor(),
+            };
+            let side = (s, kv, ctx.preemptions, whole, ran);
+            if whole.max <= ran.max {
+                explained.push(side);
+            } else {
+                not.push(side);
+            }
         }
+        let n = figures::number;
         let at = if c.workloads.len() > 1 {
             format!("At {}: ", workload.line())
         } else {
             String::new()
         };
-        out.push(Shortfall {
-            workload: w,
-            asked,
-            tokens: [input, output],
-            needed,
-            sides,
-            words: format!("{at}{words}."),
-        });
+        for (group, explains) in [(explained, true), (not, false)] {
+            if group.is_empty() {
+                continue;
+            }
+            let one = group.len() == 1;
+            let list =
+                |f: &dyn Fn(&Held) -> String| and_list(&group.iter().map(f).collect::<Vec<_>>());
+            let held = list(&|(s, kv, ..)| format!("{} ({})", kv.shown(), names[*s]));
+            let whole = list(&|(.., w, _)| w.shown());
+            let ran = list(&|(.., r)| r.shown());
+            let (pool, server, verb) = if one {
+                ("the pool", "the server", "explains")
+            } else {
+                ("the pools", "the servers", "explain")
+            };
+            let mut words = format!(
+                "{} requests of {} + {} tokens ask for {} tokens of KV cache; {pool} held {held}, about {whole} whole request{}; {server} ran at most {ran}: ",
+                n(asked),
+                n(input),
+                n(output),
+                n(needed),
+                if one && group[0].3.max == 1.0 { "" } else { "s" },
+            );
+            if explains {
+                words.push_str(&format!("{pool} {verb} the cap"));
+            } else {
+                words.push_str(&format!(
+                    "{pool} {} not explain the cap",
+                    if one { "does" } else { "do" }
+                ));
+            }
+            let preempted: Option<Vec<Span>> = group.iter().map(|g| g.2).collect();
+            if let Some(p) = preempted.filter(|p| p.iter().any(|p| p.max > 0.0)) {
+                let counts: Vec<String> = p.iter().map(Span::shown).collect();
+                let single = p.len() == 1 && p[0].max == 1.0 && p[0].min == 1.0;
+                words.push_str(&format!(
+                    "; {} counted {} {}",
+                    server,
+                    and_list(&counts),
+                    if single { "preemption" } else { "preemptions" }
+                ));
+            }
+            out.push(Shortfall {
+                workload: w,
+                asked,
+                tokens: [input, output],
+                needed,
+                sides: group.iter().map(|g| (g.0, g.1, g.2)).collect(),
+                explains,
+                words: format!("{at}{words}."),
+            });
+        }
     }
     out
 }

@@ -125,6 +125,7 @@ pub fn json(c: &Comparison) -> String {
             "sides": s.sides.iter().map(|(side, kv, p)| json!({
                 "side": side, "kv_cache_tokens": span(Some(*kv)), "preemptions": span(*p),
             })).collect::<Vec<_>>(),
+            "explains": s.explains,
             "words": s.words,
         })).collect::<Vec<_>>(),
     });

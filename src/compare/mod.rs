@@ -54,7 +54,7 @@ pub use noise::{
     Change, Evidence, Noise, Spread, Stated, DEFAULT_MIN_SAMPLE, DEFAULT_WINDOW, DEFAULT_Z,
 };
 pub use verdict::{labels, summary, title, Kind, Noun, Said, Verdict};
-pub use workload::{hardware_key, workload_of, Workload};
+pub use workload::{hardware_key, model_key, workload_of, Workload};
 
 use crate::figures;
 use crate::record::{ResultRow, Run, Table};

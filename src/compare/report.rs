@@ -35,11 +35,25 @@ pub fn lead(c: &Comparison) -> Vec<String> {
     let mut out = vec![Verdict::of(c).words];
     out.extend(flagged(c));
     out.extend(servers(c));
-    let why: Vec<String> = shortfalls(c).into_iter().map(|s| s.words).collect();
-    if !why.is_empty() {
-        out.push(format!("Why fewer ran: {}", why.join(" ")));
-    }
+    let (why, not) = shortfall_words(c);
+    out.extend(why.map(|w| format!("Why fewer ran: {w}")));
+    out.extend(not.map(|w| format!("Fewer ran than asked: {w}")));
     out
+}
+
+/// The shortfalls' words: those the pools explain, and those they do
+/// not, each joined into one paragraph.
+pub fn shortfall_words(c: &Comparison) -> (Option<String>, Option<String>) {
+    let all = shortfalls(c);
+    let join = |explains: bool| {
+        let w: Vec<&str> = all
+            .iter()
+            .filter(|s| s.explains == explains)
+            .map(|s| s.words.as_str())
+            .collect();
+        (!w.is_empty()).then(|| w.join(" "))
+    };
+    (join(true), join(false))
 }
 
 /// The cell of side `s` in `row` (`shown`: the row's values as shown):

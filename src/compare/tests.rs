@@ -60,7 +60,9 @@ fn one_workload_matched_across_model_paths_and_close_lengths() {
     assert_eq!(c.workloads.len(), 1);
     assert_eq!(
         c.workloads[0].line(),
-        "qwen3.8-27b · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited"
+        // Named as the baseline's file spells the model, matched in
+        // lower case.
+        "Qwen3.8-27B · 88 in, 1,000 out (tokens a request) · asked for 32 at once · rate unlimited"
     );
     let ch = c.rows[0].changes[1].unwrap();
     assert_eq!(ch.shown(), "+4.1%");

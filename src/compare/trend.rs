@@ -427,21 +427,49 @@ pub fn trends(sources: &[Source], bounds: &Bounds<'_>) -> Vec<Trend> {
         .zip(members)
         .map(|(rep, members)| trend_of(rep, &members, sources, &metrics))
         .collect();
-    // Titles alike: the settings tell them apart.
-    let mut count: HashMap<String, usize> = HashMap::new();
-    for t in &out {
-        *count.entry(t.title.clone()).or_default() += 1;
+    // Titles alike (a sweep's points): the settings that differ between
+    // them tell them apart, each by its name in words ("threads 8",
+    // "batch size 512"); where none differs, every setting.
+    let mut alike: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, t) in out.iter().enumerate() {
+        alike.entry(t.title.clone()).or_default().push(i);
     }
-    for t in &mut out {
-        if count[&t.title] > 1 && !t.workload.settings.is_empty() {
-            let s: Vec<String> = t
+    let mut titles: Vec<(usize, String)> = Vec::new();
+    for members in alike.values().filter(|m| m.len() > 1) {
+        let value = |i: usize, k: &str| {
+            out[i]
                 .workload
                 .settings
                 .iter()
-                .map(|(k, v)| format!("{k} {v}"))
+                .find(|(k2, _)| k2 == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let mut keys: Vec<&str> = members
+            .iter()
+            .flat_map(|&i| out[i].workload.settings.iter().map(|(k, _)| k.as_str()))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let differ: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| members.iter().any(|&i| value(i, k) != value(members[0], k)))
+            .collect();
+        for &i in members {
+            let named: Vec<String> = out[i]
+                .workload
+                .settings
+                .iter()
+                .filter(|(k, _)| differ.is_empty() || differ.contains(&k.as_str()))
+                .map(|(k, v)| format!("{} {v}", super::workload::setting_name(k)))
                 .collect();
-            t.title = format!("{} · {}", t.title, s.join(", "));
+            if !named.is_empty() {
+                titles.push((i, format!("{} · {}", out[i].title, named.join(", "))));
+            }
         }
+    }
+    for (i, title) in titles {
+        out[i].title = title;
     }
     out.sort_by(|a, b| {
         a.title

@@ -300,7 +300,7 @@ pub fn hardware_key(name: &str) -> String {
 /// word `mostly` builds of 2023 put before the quantization (`llama 7B
 /// mostly Q4_0` is `llama 7B Q4_0` of a later build), with its parameters
 /// where recorded (`gpt-oss mxfp4 moe · 20.91b`).
-fn model_key(model: &str, params: Option<f64>) -> String {
+pub fn model_key(model: &str, params: Option<f64>) -> String {
     let last = model
         .trim_end_matches('/')
         .rsplit('/')
@@ -321,6 +321,25 @@ fn model_key(model: &str, params: Option<f64>) -> String {
         .filter(|w| !size_class(w) && *w != "mostly")
         .collect();
     format!("{} · {:.2}b", words.join(" "), p / 1e9)
+}
+
+/// A llama-bench setting's name in words, as a workload's title names
+/// it: `threads`, `batch size` (`n_batch`), `GPU layers` (`ngl`); one it
+/// does not know, as the tool prints it.
+pub(crate) fn setting_name(key: &str) -> &str {
+    match key {
+        "n_batch" => "batch size",
+        "n_ubatch" => "micro-batch size",
+        "ngl" => "GPU layers",
+        "fa" => "flash attention",
+        "type_k" => "K cache type",
+        "type_v" => "V cache type",
+        "sm" => "split mode",
+        "ts" => "tensor split",
+        "nkvo" => "KV cache on the CPU",
+        "n_cpu_moe" => "MoE layers on the CPU",
+        other => other,
+    }
 }
 
 /// llama-bench's settings as matched: `name=value` pairs, flash attention
@@ -392,8 +411,9 @@ pub fn workload_of(row: &ResultRow, hardware: Option<&str>) -> Workload {
     let test = test_of(row);
     let mut parts = Vec::new();
     if let Some(m) = &model {
-        // As the comparisons have always named it: in lower case.
-        parts.push((String::new(), m.to_lowercase()));
+        // As the file spells it (`gpt-oss 20B MXFP4 MoE`): the key
+        // (`model_key`) is what is matched, in lower case.
+        parts.push((String::new(), m.clone()));
     }
     if let Some(t) = &test {
         parts.push((String::new(), t.clone()));

@@ -173,9 +173,20 @@ impl Draft {
         if let Some(d) = opts.date {
             self.date = Some(d.to_string());
         } else if self.date.is_none() {
-            // The latest day any file records: a run of several days is
-            // dated by its last.
-            self.date = distinct("date").into_iter().max();
+            // The latest day a benchmark tool wrote: a run of several days
+            // is dated by its last. A day read from the server snapshots'
+            // clock (a UTC day, noted so) only where no tool wrote one: a
+            // run vLLM dates 20260930 in its local time is the 30th, though
+            // the snapshots' UTC clock had passed midnight.
+            let written: Vec<String> = facts
+                .iter()
+                .filter(|f| f.name == "date" && f.note.is_none())
+                .filter_map(|f| f.value.as_ref().map(Cell::csv))
+                .collect();
+            self.date = written
+                .into_iter()
+                .max()
+                .or_else(|| distinct("date").into_iter().max());
         }
         if self.date.is_none() {
             return Err(ImportError::Usage(

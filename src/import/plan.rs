@@ -210,7 +210,9 @@ fn planned(run: &Run) -> Vec<ChartSpec> {
         let mut c = chart(
             "running-waiting",
             if preempted {
-                "Requests the server ran, kept waiting and preempted"
+                // Preemptions are counted as preemptions (one request can
+                // be preempted more than once), not as requests.
+                "Requests the server ran and kept waiting, and its preemptions"
             } else {
                 "Requests the server ran and kept waiting"
             },
@@ -220,7 +222,14 @@ fn planned(run: &Run) -> Vec<ChartSpec> {
             &y,
             several.then_some("setup"),
         );
-        c.y_label = Some("Requests".to_string());
+        c.y_label = Some(
+            if preempted {
+                "Requests; preemptions"
+            } else {
+                "Requests"
+            }
+            .to_string(),
+        );
         // The concurrency the client asked for, when the run asked for one.
         if let Some(results) = derived(run, "results") {
             let asked: BTreeSet<String> = distinct(results, "max_concurrency")

@@ -535,7 +535,9 @@ fn label_of(name: &str) -> Option<String> {
         "output_throughput_per_user" => "Output throughput per user",
         "output_speed_per_user" => "Output speed per user",
         "output_throughput_per_gpu" => "Output throughput per GPU",
-        "peak_concurrent_requests" => "Peak concurrent requests",
+        // The client's count, beside the server's (the most it ran):
+        // whose count it is, in its name.
+        "peak_concurrent_requests" => "Client's peak concurrent requests",
         "mean_concurrency" => "Mean concurrency",
         "accept_length" => "Accept length",
         "n_prompt" => "Prompt tokens",

@@ -11,7 +11,7 @@
 use super::batch::{Batch, Job};
 use super::view::page;
 use super::Ctx;
-use crate::compare::{flagged, report, servers, shortfalls, Comparison, Verdict};
+use crate::compare::{flagged, report, servers, Comparison, Verdict};
 use crate::markdown;
 use crate::model::{Compared, Model};
 use crate::urls::{self, ROOT};
@@ -151,7 +151,7 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
             }).collect::<Vec<_>>(),
         })
     });
-    let why: Vec<String> = shortfalls(c).into_iter().map(|s| s.words).collect();
+    let (why, not) = report::shortfall_words(c);
     json!({
         "sides": c.sides.iter().enumerate().map(|(s, side)| json!({
             "name": side.name,
@@ -171,7 +171,8 @@ pub(super) fn view(c: &Comparison, model: &Model) -> Value {
         "verdict": Verdict::of(c).words,
         "flagged": flagged(c),
         "servers": servers(c),
-        "shortfall": (!why.is_empty()).then(|| why.join(" ")),
+        "shortfall": why,
+        "unexplained": not,
     })
 }
 

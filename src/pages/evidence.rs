@@ -224,6 +224,8 @@ pub(super) fn preempted(run: &Run) -> Option<serde_json::Value> {
 fn value(f: &RunFact) -> String {
     match (&f.number, &f.value) {
         (Some(n), _) => crate::figures::number(*n),
+        // A model is named without a local path (findings.json keeps it).
+        (None, Some(v)) if f.name == "model" => crate::record::model_name(v).into_owned(),
         (None, Some(v)) => v.clone(),
         (None, None) => "unknown".to_string(),
     }

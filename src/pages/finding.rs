@@ -382,7 +382,7 @@ fn jobs(cx: &Ctx<'_>, owners: &[Option<usize>], i: usize) -> Result<Vec<Job>, Re
         .iter()
         .filter_map(|r| model.run_by_id.get(r))
         .map(|&r| NamedLink {
-            name: model.runs[r].title.clone(),
+            name: model.runs[r].shown_title().into_owned(),
             url: format!("{ROOT}{}", urls::run(&model.runs[r].id)),
         })
         .collect();
@@ -491,7 +491,7 @@ fn flagged_runs(model: &Model, i: usize) -> Vec<serde_json::Value> {
         .map(|&(r, k)| {
             let (run, o) = (&model.runs[r], &model.checks[r][k]);
             serde_json::json!({
-                "title": run.title,
+                "title": run.shown_title(),
                 "url": format!("{ROOT}{}", urls::run(&run.id)),
                 "check": o.check,
                 "verdict": o.verdict.as_str(),

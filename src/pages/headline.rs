@@ -8,10 +8,11 @@
 //!
 //! A setup of one result gets a figure each ([`Tile`]s); a setup of several
 //! (a sweep, repeats) gets a table with a row per result. A figure of a
-//! setup that a check flags carries the flag in a few words ("316 tok/s ·
-//! ran ≤ 11 of 32"), linked to the check; where a setup has both the
-//! client's output throughput and the server counter's, one sentence says
-//! how they square: the tokens each counted and the window each divided
+//! setup that a check flags is marked, and the flag is said once above
+//! them in a few words ("ran ≤ 11 of 32"), linked to the check; where a
+//! setup has both the client's output throughput and the server counter's,
+//! its figure names each ("client 316 tok/s · server's counter 295.2
+//! tok/s"), and one sentence says how they square: the tokens each counted and the window each divided
 //! them by. Takes a run made of result files (its entries' `rows` and
 //! facts) and the checks' verdicts on it; hands the run page its
 //! `headline`, and the runs index each run's first figure and its flags
@@ -36,9 +37,12 @@ pub(super) struct SetupFigures {
     rows_html: String,
     /// How many results the setup has.
     results: usize,
-    /// For a setup of several: the checks that flag it, for a line above
-    /// its table (a tile carries its own).
+    /// The checks that flag it, for a line above its figures or table,
+    /// each said once.
     flags: Vec<Flag>,
+    /// For a setup of one result: the figures its flags are about, in
+    /// words ("output throughput, request throughput and concurrency").
+    flagged_figures: Option<String>,
     /// For a setup of one result with both the client's output throughput
     /// and the server counter's: the sentence that squares them, as HTML.
     reconcile_html: Option<String>,
@@ -59,7 +63,10 @@ struct Tile {
     label: &'static str,
     values: Vec<Part>,
     from: Vec<Link>,
-    /// The flags of the checks that flag what it shows.
+    /// Whether a check flags what it shows (said once, above the
+    /// figures).
+    marked: bool,
+    /// The flag of its own check (a lost request's, on the requests).
     flags: Vec<Flag>,
 }
 
@@ -152,10 +159,23 @@ pub(super) fn of(run: &Run, checks: &[Outcome]) -> Vec<SetupFigures> {
             rows_html: String::new(),
             results: mine.len(),
             flags: Vec::new(),
+            flagged_figures: None,
             reconcile_html: None,
         };
         if let [(source, row)] = mine[..] {
             figures.tiles = tiles(run, source, row, &flagged);
+            figures.flags = setup_flags(source, row, &flagged);
+            let marked: Vec<String> = figures
+                .tiles
+                .iter()
+                .filter(|t| t.marked)
+                .map(|t| t.label.to_lowercase())
+                .collect();
+            figures.flagged_figures = match &marked[..] {
+                [] => None,
+                [one] => Some(one.clone()),
+                [rest @ .., last] => Some(format!("{} and {last}", rest.join(", "))),
+            };
             figures.reconcile_html = reconcile(run, source, row);
         } else {
             let (header, html) = table(run, &mine);
@@ -228,13 +248,17 @@ pub(super) fn summary(run: &Run, checks: &[Outcome]) -> (Option<String>, Vec<Fla
                         format!("{} {}{of}", t.label, values.join(" · "))
                     });
                 }
-                for f in tiles.into_iter().flat_map(|t| t.flags) {
+                let own = tiles.into_iter().flat_map(|t| t.flags);
+                for f in setup_flags(source, row, &flagged).into_iter().chain(own) {
                     if !flags.contains(&f) {
                         flags.push(f);
                     }
                 }
             }
             _ => {
+                if figure.is_none() {
+                    figure = tests_figure(&mine);
+                }
                 for c in flagged {
                     let f = Flag {
                         text: format!("flagged: {c}"),
@@ -257,6 +281,25 @@ pub(super) fn summary(run: &Run, checks: &[Outcome]) -> (Option<String>, Vec<Fla
         }
     }
     (figure, flags)
+}
+
+/// A setup of several results of a tool's own tests (llama-bench), as
+/// the runs index shows its figure: each test and its figure, "pp512
+/// 1,578 tok/s ± 12.64 · tg128 78.94 tok/s ± 0.01"; `None` where a
+/// result has no test or no tokens a second.
+fn tests_figure(mine: &[(&ResultSource, &ResultRow)]) -> Option<String> {
+    let parts: Option<Vec<String>> = mine
+        .iter()
+        .map(|(_, r)| {
+            let test = r.get("test")?;
+            let v = figures::with_unit(r.num("tokens_per_s")?, Some("tok/s"));
+            Some(match r.num("tokens_per_s_std") {
+                Some(sd) => format!("{test} {v} ± {}", figures::number(sd)),
+                None => format!("{test} {v}"),
+            })
+        })
+        .collect();
+    parts.filter(|p| !p.is_empty()).map(|p| p.join(" · "))
 }
 
 /// The address of `path`, a file of run `run`'s folder.
@@ -356,13 +399,29 @@ fn flag_words(check: &'static str, source: &ResultSource, row: &ResultRow) -> Fl
     Flag { text, check }
 }
 
+/// The checks whose flag stands once above a setup's figures, for every
+/// figure measured under it ("ran ≤ 11 of 32"): all but a lost request's,
+/// which its own figure (the requests) carries.
+const OWN_TILE: &str = "no-lost-requests";
+
+/// The flags said once above the figures of a setup of one result.
+fn setup_flags(source: &ResultSource, row: &ResultRow, flagged: &[&'static str]) -> Vec<Flag> {
+    flagged
+        .iter()
+        .filter(|c| **c != OWN_TILE)
+        .map(|c| flag_words(c, source, row))
+        .collect()
+}
+
 /// The figures of a setup of one result; `flagged`: the checks that flag
-/// the setup. Every measured figure carries their flags; the requests and
-/// the concurrency carry those of their own checks.
+/// the setup. A measured figure is marked flagged (its border), and the
+/// flags are said once, above the figures ([`setup_flags`]); the requests
+/// carry the flag of their own check.
 fn tiles(run: &Run, source: &ResultSource, row: &ResultRow, flagged: &[&'static str]) -> Vec<Tile> {
     let flags: Vec<Flag> = flagged.iter().map(|c| flag_words(c, source, row)).collect();
     let own =
         |check: &str| -> Vec<Flag> { flags.iter().filter(|f| f.check == check).cloned().collect() };
+    let marked = flagged.iter().any(|c| *c != OWN_TILE);
     let from_row = || {
         row.get("source")
             .map(|p| vec![link(run, p)])
@@ -382,15 +441,31 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow, flagged: &[&'static 
                 label: m.label,
                 values,
                 from: from_row(),
+                marked: m.label != "Requests" && marked,
                 flags: if m.label == "Requests" {
-                    own("no-lost-requests")
+                    own(OWN_TILE)
                 } else {
-                    flags.clone()
+                    Vec::new()
                 },
             })
         })
         .collect();
-    // The concurrency asked for, beside what the server ran.
+    // The client's output throughput beside the server counter's, each
+    // named for whose count it is, where both were read and differ.
+    if let Some((server, f)) = server_throughput(source, row) {
+        if let Some(t) = out.iter_mut().find(|t| t.label == "Output throughput") {
+            if t.values.len() == 1 && t.values[0].value != server.value {
+                t.values[0].name = Some("client");
+                t.values.push(server);
+                let l = link(run, &f.source);
+                if !t.from.contains(&l) {
+                    t.from.push(l);
+                }
+            }
+        }
+    }
+    // The concurrency asked for, beside the client's own count of what it
+    // kept in flight and what the server ran: whose count each is.
     let mut concurrency = Vec::new();
     let mut from = Vec::new();
     if let Some(asked) = row.num("max_concurrency") {
@@ -408,6 +483,16 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow, flagged: &[&'static 
         });
         from.extend(from_row());
     }
+    if let Some(peak) = row.num("peak_concurrent_requests") {
+        concurrency.push(Part {
+            name: Some("the client's peak"),
+            value: figures::number(peak),
+            note_html: None,
+        });
+        if from.is_empty() {
+            from.extend(from_row());
+        }
+    }
     if let Some((mut part, f)) = fact(source, "max_running") {
         part.name = Some("most the server ran");
         concurrency.push(part);
@@ -421,7 +506,8 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow, flagged: &[&'static 
             label: "Concurrency",
             values: concurrency,
             from,
-            flags: own("concurrency-achieved"),
+            marked: !own("concurrency-achieved").is_empty(),
+            flags: Vec::new(),
         });
     }
     if let Some((part, f)) = fact(source, "preemptions") {
@@ -429,10 +515,30 @@ fn tiles(run: &Run, source: &ResultSource, row: &ResultRow, flagged: &[&'static 
             label: "Preemptions",
             values: vec![part],
             from: vec![link(run, &f.source)],
+            marked: false,
             flags: Vec::new(),
         });
     }
     out
+}
+
+/// The server counter's output throughput of a result read from a
+/// client's file, as a value named for whose it is.
+fn server_throughput<'s>(source: &'s ResultSource, row: &ResultRow) -> Option<(Part, &'s RunFact)> {
+    let f = source
+        .facts_named("server_output_throughput")
+        .find(|f| f.number.is_some_and(|x| x.is_finite() && x > 0.0))?;
+    if row.get("source") == Some(f.source.as_str()) {
+        return None;
+    }
+    Some((
+        Part {
+            name: Some("server's counter"),
+            value: figures::with_unit(f.number?, Some("tok/s")),
+            note_html: None,
+        },
+        f,
+    ))
 }
 
 /// The columns of a setup of several results: (heading, column, unit).
@@ -440,6 +546,7 @@ const COLUMNS: &[(&str, &str)] = &[
     ("Output throughput (tok/s)", "output_throughput"),
     ("Request throughput (req/s)", "request_throughput"),
     ("Tokens/s", "tokens_per_s"),
+    ("± (tok/s)", "tokens_per_s_std"),
     ("TTFT p50 (ms)", "ttft_ms_p50"),
     ("TTFT p99 (ms)", "ttft_ms_p99"),
     ("ITL p50 (ms)", "itl_ms_p50"),
@@ -468,10 +575,21 @@ fn table(run: &Run, mine: &[(&ResultSource, &ResultRow)]) -> (Vec<String>, Strin
             .any(|(s, _)| one_each(s) && s.facts_named(name).next().is_some())
     };
     let (ran, preempted) = (server("max_running"), server("preemptions"));
-    let mut header = vec![
-        "Concurrency asked".to_string(),
-        "Request rate (req/s)".to_string(),
-    ];
+    // A tool's own tests (llama-bench's pp512, tg128) name each row; such
+    // a tool asks for no concurrency or rate, and no column says one.
+    let tests = mine.iter().any(|(_, r)| r.get("test").is_some());
+    let asked = !tests
+        || mine
+            .iter()
+            .any(|(_, r)| r.get("max_concurrency").is_some() || r.get("request_rate").is_some());
+    let mut header = Vec::new();
+    if tests {
+        header.push("Test".to_string());
+    }
+    if asked {
+        header.push("Concurrency asked".to_string());
+        header.push("Request rate (req/s)".to_string());
+    }
     header.extend(cols.iter().map(|(h, _)| h.to_string()));
     if ran {
         header.push("Most the server ran".into());
@@ -488,16 +606,23 @@ fn table(run: &Run, mine: &[(&ResultSource, &ResultRow)]) -> (Vec<String>, Strin
     };
     for (s, row) in mine {
         html.push_str("<tr>");
-        cell(
-            &mut html,
-            &row.num("max_concurrency")
-                .map_or_else(|| "unlimited".to_string(), figures::number),
-        );
-        cell(
-            &mut html,
-            &row.num("request_rate")
-                .map_or_else(String::new, figures::number),
-        );
+        if tests {
+            html.push_str("<th scope=\"row\">");
+            html.push_str(&escape_html(row.get("test").unwrap_or("")));
+            html.push_str("</th>");
+        }
+        if asked {
+            cell(
+                &mut html,
+                &row.num("max_concurrency")
+                    .map_or_else(|| "unlimited".to_string(), figures::number),
+            );
+            cell(
+                &mut html,
+                &row.num("request_rate")
+                    .map_or_else(String::new, figures::number),
+            );
+        }
         for (_, c) in &cols {
             cell(
                 &mut html,

@@ -129,9 +129,16 @@ pub(super) fn job(
                     .map(|(h, cell)| {
                         let column = t.column(h);
                         let unit = column.and_then(|c| c.unit.as_deref());
+                        // A model is named without a local path (the
+                        // CSV keeps it).
+                        let value = if h == "model" {
+                            crate::record::model_name(cell)
+                        } else {
+                            crate::figures::cell_text(cell, unit)
+                        };
                         serde_json::json!({
                             "name": column.map_or_else(|| h.clone(), |c| c.heading(&names)),
-                            "value": crate::figures::cell_text(cell, unit),
+                            "value": value,
                             "num": unit.is_some(),
                         })
                     })
@@ -169,9 +176,9 @@ pub(super) fn job(
         data: serde_json::json!({
             "run": {
                 "id": run.id, "title": title, "date": run.date.to_string(), "date_long": run.date.long(),
+                // Named without the local path it was served from: no
+                // page shows one (the CSV and findings.json keep it).
                 "model": model_name,
-                // The path it was served from, where the name leaves it out.
-                "model_path": run.model.as_deref().filter(|m| model_name.as_deref() != Some(m.trim())),
                 "hardware": run.hardware.as_deref().map(str::trim).filter(|h| !h.is_empty()),
                 // A run of result files is made by `findings import`.
                 "imported": !run.results.is_empty(),

@@ -98,7 +98,8 @@ struct Entry {
 pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
     let model = cx.model;
     let order = Arc::new(order(model));
-    let bar = Arc::new(bar(model));
+    let names = Arc::new(Names::of(model));
+    let bar = Arc::new(bar(model, &names));
     let bar_hash = hash_of(serde_json::to_string(&*bar).unwrap_or_default());
     let pager = Pager::new(urls::RUNS, model.runs.len(), model.site.page_size);
     for n in 1..=pager.pages() {
@@ -139,10 +140,11 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
         };
         let key = cx.key(&path, &members);
         let bar = bar.clone();
+        let names = names.clone();
         batch.later(key, TEMPLATE, path, range.len(), move || {
             let rows: Vec<Entry> = entries
                 .iter()
-                .map(|&r| entry(model, cx.prepared, r))
+                .map(|&r| entry(model, cx.prepared, r, &names))
                 .collect();
             let pager = Pager::new(urls::RUNS, model.runs.len(), model.site.page_size);
             let (page, pagination) = list_page(
@@ -191,7 +193,8 @@ pub(super) fn write_data<O: Output>(
         "tool",
         "workload",
     ];
-    let bar = bar(model);
+    let names = Names::of(model);
+    let bar = bar(model, &names);
     // Streamed a run at a time, each row serialized straight into the
     // file: ten thousand runs held as JSON values were the build's peak
     // of memory.
@@ -207,7 +210,7 @@ pub(super) fn write_data<O: Output>(
             if k > 0 {
                 sink.put(b",")?;
             }
-            let e = entry(model, prepared, r);
+            let e = entry(model, prepared, r, &names);
             let setups: Vec<[&str; 2]> = e
                 .engines
                 .iter()
@@ -299,8 +302,96 @@ fn finding_ref(model: &Model, prepared: &[Prepared], i: usize) -> FindingRef {
     }
 }
 
-/// Run `r`'s entry.
-fn entry(model: &Model, prepared: &[Prepared], r: usize) -> Entry {
+/// The names the index and its filters show for the runs' models and
+/// hardware: one name for each model and each piece of hardware, however
+/// the runs' files spell it. A model is one where its key is
+/// ([`crate::compare::model_key`]: `gpt-oss ?B MXFP4 MoE` of an early
+/// llama-bench build and `gpt-oss 20B MXFP4 MoE` are one model of 20.91
+/// billion parameters), hardware where [`crate::compare::hardware_key`]
+/// is (`AMD Radeon 8060S Graphics` and `Radeon 8060S Graphics`); each is
+/// named as most of its runs spell it (a tie: a name without `?`, then
+/// the first in order).
+#[derive(Default)]
+struct Names {
+    models: BTreeMap<String, String>,
+    hardware: BTreeMap<String, String>,
+}
+
+impl Names {
+    fn of(model: &Model) -> Names {
+        // key -> spelling -> runs
+        let mut models: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+        let mut hardware: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+        for run in &model.runs {
+            if let Some(m) = run.model_name() {
+                let params = run
+                    .results
+                    .iter()
+                    .flat_map(|s| &s.rows)
+                    .find_map(|r| r.num("model_params"));
+                let key = crate::compare::model_key(&m, params);
+                *models
+                    .entry(key)
+                    .or_default()
+                    .entry(m.into_owned())
+                    .or_default() += 1;
+            }
+            if let Some(h) = hardware_of(run) {
+                let key = crate::compare::hardware_key(&h);
+                *hardware.entry(key).or_default().entry(h).or_default() += 1;
+            }
+        }
+        let canonical = |groups: BTreeMap<String, BTreeMap<String, usize>>| {
+            let mut out = BTreeMap::new();
+            for spellings in groups.into_values() {
+                let best = spellings
+                    .iter()
+                    .max_by(|a, b| {
+                        a.1.cmp(b.1)
+                            .then(b.0.contains('?').cmp(&a.0.contains('?')))
+                            .then(b.0.cmp(a.0))
+                    })
+                    .map(|(s, _)| s.clone())
+                    .unwrap_or_default();
+                for s in spellings.into_keys() {
+                    out.insert(s, best.clone());
+                }
+            }
+            out
+        };
+        Names {
+            models: canonical(models),
+            hardware: canonical(hardware),
+        }
+    }
+
+    fn model(&self, run: &crate::record::Run) -> Option<String> {
+        let m = run.model_name()?;
+        Some(
+            self.models
+                .get(m.as_ref())
+                .cloned()
+                .unwrap_or_else(|| m.into_owned()),
+        )
+    }
+
+    fn hardware(&self, run: &crate::record::Run) -> Option<String> {
+        let h = hardware_of(run)?;
+        Some(self.hardware.get(&h).cloned().unwrap_or(h))
+    }
+}
+
+/// The hardware a run records, trimmed; `None` where it records none.
+fn hardware_of(run: &crate::record::Run) -> Option<String> {
+    run.hardware
+        .as_deref()
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .map(str::to_string)
+}
+
+/// Run `r`'s entry; `names`: the one name of each model and hardware.
+fn entry(model: &Model, prepared: &[Prepared], r: usize, names: &Names) -> Entry {
     let run = &model.runs[r];
     let (figure, flags) = headline::summary(run, &model.checks[r]);
     // The listed findings naming a symptom the run shows, or shows
@@ -331,13 +422,8 @@ fn entry(model: &Model, prepared: &[Prepared], r: usize) -> Entry {
         date: run.date.to_string(),
         date_long: run.date.long(),
         engines: measured(model, r),
-        model: run.model_name().map(|m| m.into_owned()),
-        hardware: run
-            .hardware
-            .as_deref()
-            .map(str::trim)
-            .filter(|h| !h.is_empty())
-            .map(str::to_string),
+        model: names.model(run),
+        hardware: names.hardware(run),
         tool: tool_of(run),
         workload: workload_of(model, r),
         figure,
@@ -470,7 +556,7 @@ struct Bar {
 /// The filter bar: the engines (in site.yaml's order, then others by id),
 /// the models and hardware (the most used first), and how many runs a
 /// check flags.
-fn bar(model: &Model) -> Bar {
+fn bar(model: &Model, names: &Names) -> Bar {
     let mut engines: BTreeMap<String, (usize, Versions)> = BTreeMap::new();
     let mut models: BTreeMap<String, usize> = BTreeMap::new();
     let mut hardware: BTreeMap<String, usize> = BTreeMap::new();
@@ -486,19 +572,14 @@ fn bar(model: &Model) -> Bar {
                 }
             }
         }
-        if let Some(m) = run.model_name() {
-            *models.entry(m.into_owned()).or_default() += 1;
+        if let Some(m) = names.model(run) {
+            *models.entry(m).or_default() += 1;
         }
         if let Some(t) = tool_of(run) {
             *tools.entry(t).or_default() += 1;
         }
-        match run
-            .hardware
-            .as_deref()
-            .map(str::trim)
-            .filter(|h| !h.is_empty())
-        {
-            Some(h) => *hardware.entry(h.to_string()).or_default() += 1,
+        match names.hardware(run) {
+            Some(h) => *hardware.entry(h).or_default() += 1,
             None => no_hardware += 1,
         }
         if model.checks[r]

@@ -289,7 +289,7 @@ fn page_of(
         .iter()
         .map(|&r| {
             let run = &model.runs[r];
-            serde_json::json!({"title": run.title, "url": format!("{ROOT}{}", urls::run(&run.id)), "date": run.date.to_string()})
+            serde_json::json!({"title": run.shown_title(), "url": format!("{ROOT}{}", urls::run(&run.id)), "date": run.date.to_string()})
         })
         .collect();
     // What changed since the version before, right after what affects this

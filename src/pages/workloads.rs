@@ -285,7 +285,7 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
             let together = Together::of(mt.points.iter().map(|p| p.value), unit);
             let drawn = chart_of(model, f, mt, &colors);
             let mut last: Option<(usize, &crate::version::Version)> = None;
-            let rows: Vec<Value> = mt
+            let mut rows: Vec<Value> = mt
                 .points
                 .iter()
                 .map(|p| {
@@ -323,6 +323,8 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
                     })
                 })
                 .collect();
+            let points = rows.len();
+            let folded = fold(&mut rows);
             let notes: Vec<Value> = mt
                 .changes
                 .iter()
@@ -337,6 +339,8 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
                 "better": if mt.metric.higher_is_better { "higher" } else { "lower" },
                 "chart": {"svg": drawn.svg, "summary": drawn.summary},
                 "rows": rows,
+                "points": points,
+                "folded": folded,
                 "regressions": notes,
                 "flagged": mt.points.iter().any(|p| !p.flags.is_empty()),
                 "noisy": mt.points.iter().any(|p| p.high > p.low),
@@ -385,6 +389,40 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
             ("runs", f.runs(t).len().into()),
         ]),
     }
+}
+
+/// The most points a workload's table lists one by one; past it, the
+/// page would outgrow its HTML budget (200 points of six metrics made
+/// pages of 1 MB), so the table is folded ([`fold`]).
+const ROWS_SHOWN: usize = 40;
+
+/// Folds a table of more than [`ROWS_SHOWN`] points to the rows that say
+/// something: the first point of each version of each series (its value,
+/// and the change from the version before) and every point a check
+/// flags; each kept first row counts the further points of its version
+/// it stands for (`more`), which the CSV lists. Hands back whether it
+/// folded.
+fn fold(rows: &mut Vec<Value>) -> bool {
+    if rows.len() <= ROWS_SHOWN {
+        return false;
+    }
+    let mut kept: Vec<Value> = Vec::new();
+    for row in rows.drain(..) {
+        let first = row["first"].as_bool().unwrap_or(false);
+        let flagged = row["flags"].as_array().is_some_and(|f| !f.is_empty());
+        if first || flagged {
+            kept.push(row);
+        } else if let Some(head) = kept
+            .iter_mut()
+            .rev()
+            .find(|k| k["first"].as_bool().unwrap_or(false))
+        {
+            let more = head["more"].as_u64().unwrap_or(0) + 1;
+            head["more"] = more.into();
+        }
+    }
+    *rows = kept;
+    true
 }
 
 /// The index: every workload followed, with its series and verdict.

@@ -162,7 +162,7 @@ fn draw(run: &Run, spec: &ChartSpec, charts: &Charts<'_>) -> Result<ChartView, R
         csv_url: format!("{ROOT}{}", urls::run_file(&run.id, &table.file)),
         csv_name: table.file.clone(),
         run_url: format!("{ROOT}{}", urls::run(&run.id)),
-        run_title: run.title.clone(),
+        run_title: run.shown_title().into_owned(),
         html: String::new(),
         table_view,
     }

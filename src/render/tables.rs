@@ -162,7 +162,13 @@ fn rows_html(
             html.push_str("</th>");
         }
         for (&i, unit) in used.iter().zip(&units) {
-            push_cell(&mut html, row.get(i).map_or("", String::as_str), *unit);
+            let cell = row.get(i).map_or("", String::as_str);
+            // A model is named without a local path (the CSV keeps it).
+            if table.header[i] == "model" {
+                push_cell(&mut html, &crate::record::model_name(cell), *unit);
+            } else {
+                push_cell(&mut html, cell, *unit);
+            }
         }
         html.push_str("</tr>");
     }

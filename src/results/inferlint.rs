@@ -497,7 +497,13 @@ fn server_facts(
         }
     }
     if let Some(w) = before.and_then(|b| b.wall).and_then(dates::from_unix) {
-        facts.push(Fact::text("date", w, before.map_or("", |b| b.file)));
+        // The snapshots' wall clock as a UTC day: a benchmark tool's own
+        // date (vLLM's local `20260930-201401`) outranks it (see
+        // `import::draft`), so the run is dated as the tool wrote it.
+        facts.push(
+            Fact::text("date", w, before.map_or("", |b| b.file))
+                .note("the snapshots' wall clock, as a UTC day"),
+        );
     }
 }
 

@@ -137,7 +137,7 @@ columns!(
     Running = "running", Number, "requests", "Requests the server was running (its gauge); empty where the server exports none.";
     Waiting = "waiting", Number, "requests", "Requests waiting in the server's queue (its gauge).";
     KvUsage = "kv_usage", Number, "", "Share of the KV cache pool in use, 0 to 1 (its gauge).";
-    Preemptions = "preemptions", Number, "requests", "Preemptions (SGLang: retractions) since the first sample of the run.";
+    Preemptions = "preemptions", Number, "preemptions", "Preemptions (SGLang: retractions) since the first sample of the run: a count of preemptions, not of requests (one request can be preempted more than once).";
     GenerationTokensPerS = "generation_tokens_per_s", Number, "tok/s", "Output tokens a second since the previous sample, from the server's counter; empty on the first sample and where the counter went down.";
 ]);
 

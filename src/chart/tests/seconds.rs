@@ -34,13 +34,14 @@ fn milliseconds_from_ten_thousand_read_as_seconds() {
         c.summary,
         "Bar chart of P99 (ms) by Setup: a 25.3, b 9,999."
     );
-    // An axis the spec titles in its own words keeps the file's unit; each
-    // value still reads in seconds, and says so.
+    // An axis the spec titles in its own words keeps the file's unit, and
+    // each value is in that unit: milliseconds, not seconds under a title
+    // in milliseconds.
     let mut own = spec(ChartKind::Bar, "setup", &["ttft_p50", "ttft_p99"]);
     own.y_label = Some("Milliseconds to first token".into());
     let c = ok(&own, &t);
     assert_eq!(
         c.summary,
-        "Bar chart of Milliseconds to first token by Setup: vLLM 0.28.0: TTFT p50 28.89 s, TTFT p99 73.45 s."
+        "Bar chart of Milliseconds to first token by Setup: vLLM 0.28.0: TTFT p50 28,887, TTFT p99 73,448."
     );
 }

@@ -121,7 +121,7 @@ fn the_live_runs_worse_on_six_of_eight_metrics_in_words_and_counts() {
 }
 
 #[test]
-fn the_servers_differ_and_the_kv_cache_explains_the_shortfall() {
+fn the_servers_differ_and_the_kv_cache_does_not_explain_the_shortfall() {
     let c = live();
     assert_eq!(
         servers(&c).as_deref(),
@@ -129,10 +129,12 @@ fn the_servers_differ_and_the_kv_cache_explains_the_shortfall() {
     );
     let s = shortfalls(&c);
     assert_eq!(s.len(), 1);
-    // 32 × (88 + 1,000): more than either pool held.
+    // 32 × (88 + 1,000) asked for; each pool held 23 and 26 whole
+    // requests of 1,088 tokens, more than the 10 and 11 the servers ran:
+    // the pools do not explain the cap, and the words say so.
     assert_eq!(
-        (s[0].asked, s[0].tokens, s[0].needed),
-        (32.0, [88.0, 1000.0], 34_816.0)
+        (s[0].asked, s[0].tokens, s[0].needed, s[0].explains),
+        (32.0, [88.0, 1000.0], 34_816.0, false)
     );
     assert_eq!(
         s[0].sides.iter().map(|x| x.0).collect::<Vec<_>>(),
@@ -140,30 +142,44 @@ fn the_servers_differ_and_the_kv_cache_explains_the_shortfall() {
     );
     assert_eq!(
         s[0].words,
-        "32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.29.0) and 29,127 (vLLM 0.30.0), and 21 and 22 requests were preempted."
+        "32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pools held 26,093 (vLLM 0.29.0) and 29,127 (vLLM 0.30.0), about 23 and 26 whole requests; the servers ran at most 10 and 11: the pools do not explain the cap; the servers counted 21 and 22 preemptions."
     );
-    assert!(report::table(&c).contains("\nWhy fewer ran: 32 requests of 88 + 1,000 tokens"));
+    let table = report::table(&c);
+    assert!(table.contains("\nFewer ran than asked: 32 requests of 88 + 1,000 tokens"));
+    assert!(!table.contains("Why fewer ran"), "{table}");
+    let json: serde_json::Value = serde_json::from_str(&report::json(&c)).unwrap();
+    assert_eq!(json["shortfall"][0]["explains"], false);
 }
 
 #[test]
-fn a_pool_that_holds_every_request_explains_nothing() {
-    // The same shortfall on a pool of 40,000 tokens: the numbers do not
-    // say why fewer ran, so nothing is said.
+fn a_pool_that_holds_no_more_than_ran_explains_the_cap() {
+    // A pool of 5,930 tokens holds 5 whole requests of 1,088, and the
+    // server ran at most 5: the pool explains it. The other side's pool
+    // held 26 whole requests against its 11: it does not.
     let (a, b) = (live_row(|m| m.1), live_row(|m| m.2));
     let c = compare(
         &[
-            vllm("0.29.0", &a, server(10.0, 21.0, 40_000.0)),
-            vllm("0.30.0", &b, server(11.0, 22.0, 29_127.0)),
+            vllm("0.29.0", &a, server(5.0, 0.0, 5_930.0)),
+            vllm("0.30.0", &b, server(11.0, 1.0, 29_127.0)),
         ],
         &metrics(),
         Options::default(),
     );
     let s = shortfalls(&c);
-    assert_eq!(s[0].sides.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1]);
+    assert_eq!(s.len(), 2);
+    assert_eq!((s[0].explains, s[0].sides[0].0), (true, 0));
     assert_eq!(
         s[0].words,
-        "32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pool held 29,127 (vLLM 0.30.0), and 22 requests were preempted."
+        "32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pool held 5,930 (vLLM 0.29.0), about 5 whole requests; the server ran at most 5: the pool explains the cap."
     );
+    assert_eq!((s[1].explains, s[1].sides[0].0), (false, 1));
+    assert_eq!(
+        s[1].words,
+        "32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pool held 29,127 (vLLM 0.30.0), about 26 whole requests; the server ran at most 11: the pool does not explain the cap; the server counted 1 preemption."
+    );
+    let table = report::table(&c);
+    assert!(table.contains("\nWhy fewer ran: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pool held 5,930"), "{table}");
+    assert!(table.contains("\nFewer ran than asked: 32 requests of 88 + 1,000 tokens ask for 34,816 tokens of KV cache; the pool held 29,127"), "{table}");
     // Without the pools, or with every request run: none.
     let bare = |r: f64| Context {
         max_running: Some(r),
@@ -182,6 +198,7 @@ fn a_pool_that_holds_every_request_explains_nothing() {
         servers(&c).as_deref(),
         Some("Servers, vLLM 0.30.0 against 0.29.0: at most 32 requests at once against 10.")
     );
+    assert!(!report::table(&c).contains("Fewer ran than asked"));
     assert!(!report::table(&c).contains("Why fewer ran"));
 }
 

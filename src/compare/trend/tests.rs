@@ -645,3 +645,46 @@ fn a_workload_measured_once_is_not_followed() {
     assert!(!t[0].followed());
     assert!(follow(&builds()).iter().all(Trend::followed));
 }
+
+#[test]
+fn a_sweeps_workloads_are_titled_by_the_setting_that_differs() {
+    // A sweep over threads and one over batch sizes, every point with
+    // every layer on the GPU: each title names what differs between the
+    // points (in words), not the settings they share.
+    let m = "gpt-oss 20B MXFP4 MoE";
+    let rows = |settings: &[&str]| -> Vec<ResultRow> {
+        settings
+            .iter()
+            .map(|s| llama(m, "tg128", "70", "1", s))
+            .collect()
+    };
+    let t = follow(&[
+        source(
+            "llama-cpp",
+            "8577",
+            "a",
+            &rows(&["ngl=99, threads=8", "ngl=99, threads=16"]),
+            GPU,
+        ),
+        source(
+            "llama-cpp",
+            "8577",
+            "b",
+            &[
+                llama(m, "pp512", "1500", "9", "ngl=99, n_batch=512"),
+                llama(m, "pp512", "1500", "9", "ngl=99, n_batch=2048"),
+            ],
+            GPU,
+        ),
+    ]);
+    let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "gpt-oss 20B MXFP4 MoE · pp512 · batch size 2048",
+            "gpt-oss 20B MXFP4 MoE · pp512 · batch size 512",
+            "gpt-oss 20B MXFP4 MoE · tg128 · threads 16",
+            "gpt-oss 20B MXFP4 MoE · tg128 · threads 8",
+        ]
+    );
+}
