@@ -9,6 +9,8 @@
 //! Run it with `FINDINGS_SHARED=../shared cargo test --test evals_shared`.
 #![allow(missing_docs)]
 
+mod common;
+
 use findings::results::vocabulary::{AnswerCol as A, ScoreCol as S};
 use findings::results::{self, Format, ResultFile};
 use serde_json::Value;
@@ -218,5 +220,60 @@ fn pastes() {
     assert_eq!(
         score(&wrapped, "gsm8k", "strict-match", "exact_match").0,
         0.953125
+    );
+}
+
+/// `findings compare` on the shared pairs: the verdict's first line.
+fn verdict(dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["compare"];
+    all.extend_from_slice(args);
+    let r = common::run_from(dir, &all);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout.lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn compared_question_by_question() {
+    let Some(dir) = shared() else { return };
+    let s = dir.join("lm_eval_samples");
+    let luo = |t: &str| {
+        format!("EleutherAI__lm-evaluation-harness__african_nlp_benchmarks__samples_masakhaner_luo_prompt_2_{t}.jsonl")
+    };
+    let (zero, again, five) = (
+        luo("2026-01-16T16-37-38.713565"),
+        luo("2026-01-16T17-35-22.033409"),
+        luo("2026-01-16T16-59-59.899345"),
+    );
+    assert_eq!(
+        verdict(&s, &[&zero, &again]),
+        format!("{again} against {zero}: no reply changed")
+    );
+    assert_eq!(
+        verdict(&s, &[&zero, &five]),
+        format!("{five} against {zero}: masakhaner_luo_prompt_2 flexible-extract: 173 of 185 replies changed (not graded one by one)")
+    );
+    let kimi = "vllm-project__tpu-inference__aime26__moonshotai__Kimi-K2.6__samples_aime26_2026-05-01T17-15-07.409286.jsonl";
+    let qwen = "vllm-project__tpu-inference__eval_logs_397b_aime26__Qwen__Qwen3.5-397B-A17B-FP8__samples_aime26_2026-05-30T07-50-15.853953.jsonl";
+    assert_eq!(
+        verdict(&s, &[kimi, qwen]),
+        format!("{qwen} against {kimi}: aime26 none exact_match +6.7% (30 of 30 replies changed: 2 answers right → wrong, 4 wrong → right), within noise by McNemar's exact test (p 0.6875)")
+    );
+}
+
+#[test]
+fn pasted_before_and_after() {
+    let Some(dir) = shared() else { return };
+    let p = dir.join("pasted");
+    assert_eq!(
+        verdict(&p, &["lm_eval_table/vllm-project-vllm-14848-1.txt"]),
+        "vllm-project-vllm-14848-1.txt (lines 9–12) against vllm-project-vllm-14848-1.txt (lines 2–5): better on both scores beyond noise (gsm8k strict-match exact_match +32%, gsm8k flexible-extract exact_match +22%)"
+    );
+    assert_eq!(
+        verdict(&p, &["sglang_gsm8k/sgl-project-sglang-15464-1.txt"]),
+        "sgl-project-sglang-15464-1.txt (lines 16–19) against sgl-project-sglang-15464-1.txt (lines 7–10): better on 1 of 2 scores beyond noise (gsm8k none accuracy +21%); the same on 1"
+    );
+    assert_eq!(
+        verdict(&p, &["lm_eval_table/vllm-project-vllm-46385-1.txt", "lm_eval_table/vllm-project-vllm-46385-2.txt"]),
+        "vllm-project-vllm-46385-2.txt against vllm-project-vllm-46385-1.txt: both scores within noise (gsm8k flexible-extract exact_match −0.3%, gsm8k strict-match exact_match −0.2%)"
     );
 }
