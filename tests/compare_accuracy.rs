@@ -102,3 +102,33 @@ fn an_engine_that_contradicts_the_file_is_an_error() {
     ), "{}", r.stderr);
     assert_eq!(common::tree(site.root()), before, "nothing changed on disk");
 }
+
+#[test]
+fn a_run_page_leads_with_its_scores() {
+    let site = Site::copy_of("minimal");
+    let dir = std::fs::canonicalize(evals()).unwrap();
+    let r = site.run(&[
+        "import",
+        "acc",
+        dir.join("results_0.4.json").to_str().unwrap(),
+        "--hardware",
+        "1× H100 80GB",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().join("public");
+    let r = site.run(&["build", "--output", o.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = std::fs::read_to_string(o.join("runs/acc/index.html")).unwrap();
+    let scores = page
+        .find("id=\"scores-heading\"")
+        .expect("a scores section");
+    let tables = page.find("Headline figures").unwrap_or(page.len());
+    assert!(scores < tables, "the scores lead");
+    assert!(page.contains(
+        "<tr><td>gsm8k</td><td>flexible-extract</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.78</td><td class=\"num\">0.7576–0.8024</td><td class=\"num\">1319</td></tr>"
+    ), "the interval of an N/A stderr comes from the questions");
+    assert!(page.contains(
+        "<tr><td>gsm8k</td><td>strict-match</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.25</td><td class=\"num\">0.2261–0.2739</td><td class=\"num\">1319</td></tr>"
+    ));
+}
