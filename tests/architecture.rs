@@ -329,11 +329,15 @@ const RESULTS_READERS: &[&str] = &[
     "llama_bench.rs",
     "guidellm.rs",
     "inferlint.rs",
+    "lm_eval.rs",
+    "lm_eval_samples.rs",
     "console/vllm.rs",
     "console/sglang.rs",
     "console/trtllm.rs",
     "console/llama_bench.rs",
     "console/genai_perf.rs",
+    "console/lm_eval.rs",
+    "console/accuracy.rs",
 ];
 
 fn results_dir() -> PathBuf {

@@ -492,7 +492,12 @@ fn a_file_of_no_known_format_names_the_formats_and_their_keys() {
     SGLang `bench_serving` console report (pasted): the `Serving Benchmark Result` banner with SGLang's lines: `Backend:`, `Traffic request rate:`, `Total generated tokens (retokenized):`
     TensorRT-LLM `trtllm-bench` console report (pasted): sections headed `= ENGINE DETAILS`, `= PYTORCH BACKEND`, `= REQUEST DETAILS`, `= PERFORMANCE OVERVIEW` and others, old and new layouts
     llama.cpp `llama-bench` Markdown table (pasted): a table whose header has `model`, `test` and `t/s`, and its `build: <commit> (<number>)` line
-    genai-perf console table (pasted): a table with a `Statistic` column and `avg`, `min`, `max`, `p99`, `p90`, `p75` columns, titled `NVIDIA GenAI-Perf` and `LLM Metrics`"
+    genai-perf console table (pasted): a table with a `Statistic` column and `avg`, `min`, `max`, `p99`, `p90`, `p75` columns, titled `NVIDIA GenAI-Perf` and `LLM Metrics`
+    lm-evaluation-harness results file: an object with `results` (an object of tasks) and `versions`, `config` or `n-shot`
+    lm-evaluation-harness sample log (`--log_samples`): lines with `doc_id` and `resps` or `filtered_resps`
+    lm-evaluation-harness results table (pasted): a table whose header has `Tasks` or `Groups`, `Metric` and `Value`
+    SGLang `benchmark/gsm8k` or `benchmark/mmlu` print (pasted): `Accuracy: N` then `Invalid: N` (gsm8k), or `Average accuracy: N` (mmlu)
+    vLLM `tests/evals/gsm8k` print (pasted): `Accuracy: N` then `Invalid responses: N`; or `Evaluation Results:` then `task: {…}` lines of lm_eval's keys"
     );
     // The file's name plays no part: a known content under any name reads.
     assert!(results::read(

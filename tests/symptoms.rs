@@ -747,8 +747,26 @@ fn docs_symptoms_md_is_the_registry() {
         body == generated,
         "docs/symptoms.md is out of date: run `UPDATE_DOCS=1 cargo test --test symptoms`"
     );
-    // Every symptom is named by a bundled finding.
+    // Every symptom is named by a bundled finding, but the changed-answers
+    // group's of issue 44: the bundled runs of F1 and F2 are hand tables,
+    // not lm_eval sample logs these symptoms read, and naming them would
+    // change the bundled site, which builds as it did before (issue 44's
+    // condition). A finding names them once its runs carry sample logs.
+    const NOT_YET: &[&str] = &[
+        "answers-changed",
+        "repeated-text",
+        "extraction-gap",
+        "accuracy-below-reference",
+    ];
     for s in findings::symptoms::SYMPTOMS {
+        if NOT_YET.contains(&s.name) {
+            assert!(
+                !cited.contains_key(s.name),
+                "{} is named now: take it off NOT_YET",
+                s.name
+            );
+            continue;
+        }
         assert!(
             cited.contains_key(s.name),
             "no bundled finding names {}",

@@ -29,6 +29,8 @@
 //! Takes sides of measurements; hands back a [`Comparison`] that the
 //! command prints (`report`) and the pages render.
 
+pub mod accuracy;
+pub mod accuracy_report;
 mod context;
 mod explain;
 mod flags;

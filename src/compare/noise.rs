@@ -163,6 +163,13 @@ pub enum Basis {
         /// The z-score.
         z: f64,
     },
+    /// Accuracy scores: the questions' sampling noise, by McNemar's exact
+    /// test on the answers that changed (`p`) where both sides answered
+    /// the same questions, else by the scores' 95% intervals (`p` none).
+    Sampling {
+        /// The paired test's p-value.
+        p: Option<f64>,
+    },
 }
 
 /// A band of noise: how far a change may go and still be noise, in
@@ -194,6 +201,8 @@ impl Band {
             Basis::History { versions, .. } => {
                 format!("the noise of the {versions} versions before")
             }
+            Basis::Sampling { p: Some(_) } => "noise by McNemar's exact test".to_string(),
+            Basis::Sampling { p: None } => "noise by the scores' 95% intervals".to_string(),
         }
     }
 
@@ -201,6 +210,7 @@ impl Band {
     fn detail(&self) -> String {
         match self.basis {
             Basis::History { z, .. } => format!("{}, z {}", self.shown(), figures::number(z)),
+            Basis::Sampling { p: Some(p) } => format!("p {}", figures::number(p)),
             _ => self.shown(),
         }
     }

@@ -8,10 +8,12 @@ use crate::record::{ChartKind, ChartSpec, Run, Site, Table};
 use crate::results::{Cell, Fact};
 
 /// The tables result files give, with the title a new run gives each.
-const DERIVED_TITLES: [(&str, &str); 3] = [
+const DERIVED_TITLES: [(&str, &str); 5] = [
     ("results", "Results, one row per benchmark and setting"),
     ("requests", "Requests, one row per request"),
     ("series", "The server's gauges and counters over the run"),
+    ("scores", "Scores, one row per task, filter and metric"),
+    ("answers", "Answers, one row per question and filter"),
 ];
 
 /// A setup of the run.

@@ -34,6 +34,9 @@ pub(super) struct Part {
     pub(super) report: Option<(usize, String)>,
     /// Every fact of the files (of the report).
     pub(super) facts: Vec<Fact>,
+    /// Whether it is an accuracy evaluation, whose engine is the backend
+    /// its evaluation ran (an `--engine` that says otherwise is an error).
+    pub(super) accuracy: bool,
 }
 
 /// Reads and scrubs every input, before anything is written.
@@ -111,6 +114,7 @@ fn path_input(opts: &ImportOptions, path: &Path) -> Result<Input, ImportError> {
         parts: vec![Part {
             report: None,
             facts,
+            accuracy: false,
         }],
     })
 }
@@ -119,6 +123,7 @@ fn path_input(opts: &ImportOptions, path: &Path) -> Result<Input, ImportError> {
 /// several.
 fn file_input(opts: &ImportOptions, entry: String, bytes: Vec<u8>) -> Result<Input, ImportError> {
     let file = results::read(&entry, &bytes)?;
+    let accuracy = file.format.is_accuracy();
     let parts = if file.reports.len() > 1 {
         file.reports
             .iter()
@@ -126,12 +131,14 @@ fn file_input(opts: &ImportOptions, entry: String, bytes: Vec<u8>) -> Result<Inp
             .map(|(i, r)| Part {
                 report: Some((i + 1, r.location.clone())),
                 facts: r.read.facts.clone(),
+                accuracy,
             })
             .collect()
     } else {
         vec![Part {
             report: None,
             facts: file.facts,
+            accuracy,
         }]
     };
     Ok(Input {

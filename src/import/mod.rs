@@ -329,6 +329,17 @@ fn setup_of(
     // file's (llama-bench's build is llama.cpp's version, not vLLM's).
     let foreign = named.is_some() && recorded.is_none();
     let engine = match (recorded, &opts.engine) {
+        (Some(e), Some(asked)) if e != *asked && part.accuracy => {
+            let from = part
+                .facts
+                .iter()
+                .find(|f| f.name == "engine")
+                .and_then(|f| f.note.clone())
+                .unwrap_or_default();
+            return Err(ImportError::Usage(format!(
+                "{entry} records the engine {e} ({from}); --engine {asked} contradicts it: leave --engine out, or import the file of the run {asked} served"
+            )));
+        }
         (Some(e), Some(asked)) if e != *asked => {
             notes.push(format!(
                 "{} records the engine {e}; --engine {asked} is not used for it",

@@ -275,7 +275,7 @@ fn run_yaml(inputs: &[Input], stated: &[Stated]) -> String {
         }
     }
     y.push_str("tables:\n");
-    for kind in ["results", "requests", "series"] {
+    for kind in ["results", "requests", "series", "scores", "answers"] {
         y.push_str(&format!("  - derive: {kind}\n    title: {kind}\n"));
     }
     y

@@ -16,7 +16,7 @@ use super::yaml::Value;
 use super::RESULT_FIELDS;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::record::{Column, RawFile, ResultRow, ResultSource, RunFact, Setup, Table};
-use crate::results::vocabulary::{RequestCol, ResultCol, SeriesCol};
+use crate::results::vocabulary::{AnswerCol, RequestCol, ResultCol, ScoreCol, SeriesCol};
 use crate::results::{self, Cell, Columns, ReadError, ResultFile};
 use std::path::Path;
 
@@ -34,7 +34,7 @@ pub enum ResultInput {
 }
 
 /// The vocabulary's tables, as the run's derived tables draw on them.
-pub(super) const DERIVED: &[&str] = &["results", "requests", "series"];
+pub(super) const DERIVED: &[&str] = &["results", "requests", "series", "scores", "answers"];
 
 /// The run's evidence: each entry of `results` read, and the rows of the
 /// three tables (by column name, in the vocabulary's order, with the
@@ -45,6 +45,8 @@ pub(super) struct Evidence {
     results: Rows,
     requests: Rows,
     series: Rows,
+    scores: Rows,
+    answers: Rows,
 }
 
 /// Rows of one derived table: each a cell per column name.
@@ -377,6 +379,8 @@ pub(super) fn table(
     let rows = match kind {
         "results" => &ev.results,
         "requests" => &ev.requests,
+        "scores" => &ev.scores,
+        "answers" => &ev.answers,
         _ => &ev.series,
     };
     let all = vocabulary_of(kind);
@@ -455,6 +459,8 @@ fn vocabulary_of(kind: &str) -> Vec<&'static results::vocabulary::Column> {
     match kind {
         "results" => ResultCol::ALL.iter().collect(),
         "requests" => RequestCol::ALL.iter().collect(),
+        "scores" => ScoreCol::ALL.iter().collect(),
+        "answers" => AnswerCol::ALL.iter().collect(),
         _ => SeriesCol::ALL.iter().collect(),
     }
 }
@@ -607,12 +613,19 @@ fn add_file(
         cells.push(("setup", name.clone()));
         ev.results.rows.push(cells);
     }
-    for row in &file.requests.rows {
-        let mut cells = cells_of(row);
-        cells.push(("setup", name.clone()));
-        ev.requests.rows.push(cells);
-    }
+    add_rows(&mut ev.requests, &file.requests, &name);
+    add_rows(&mut ev.scores, &file.scores, &name);
+    add_rows(&mut ev.answers, &file.answers, &name);
     source.facts.extend(file.facts.iter().map(fact));
+}
+
+/// Adds a table's rows to a derived table's, each with its setup's name.
+fn add_rows<C: Columns>(into: &mut Rows, table: &results::Table<C>, setup: &str) {
+    for row in &table.rows {
+        let mut cells = cells_of(row);
+        cells.push(("setup", setup.to_string()));
+        into.rows.push(cells);
+    }
 }
 
 /// Finds the setup of an entry that names none, in a run of several: the
@@ -780,7 +793,7 @@ pub(super) fn derive_kind(doc: &mut Doc<'_>, v: &Value, path: &str) -> Option<&'
             doc.error_hint(
                 path,
                 format!("\"{s}\" is not a table result files give"),
-                Some("derive one of: results, requests, series"),
+                Some("derive one of: results, requests, series, scores, answers"),
             );
             None
         }

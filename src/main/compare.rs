@@ -10,6 +10,7 @@ use findings::compare::report;
 use inputs::{cite, compare_inputs, CompareOptions};
 use std::process::ExitCode;
 
+pub(crate) mod accuracy;
 pub(crate) mod inputs;
 
 /// Reads the inputs, prints the comparison, and returns 0 (the sides
@@ -36,6 +37,21 @@ pub(crate) fn compare(
             "--noise takes a band in percent, 0 or more (5 for ±5%)",
             None,
         ));
+    }
+    if opts.issue.is_none() {
+        if let Some(sides) = accuracy::accuracy_sides(&opts.inputs) {
+            let sides = sides.map_err(|e| stop(&e.message, e.hint.as_deref()))?;
+            let c = findings::compare::accuracy::compare(&sides[0], &sides[1]);
+            use findings::compare::accuracy_report as ar;
+            let text = match format {
+                CompareFormat::Json => ar::json(&c),
+                CompareFormat::Table | CompareFormat::Markdown => ar::table(&c),
+            };
+            print!("{text}");
+            return Ok(ExitCode::from(u8::from(
+                c.rows.is_empty() && c.unscored.is_empty(),
+            )));
+        }
     }
     let mut done = compare_inputs(&opts).map_err(|e| stop(&e.message, e.hint.as_deref()))?;
     // A site named with --from is read whatever the sides ran, so that a

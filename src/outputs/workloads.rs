@@ -134,6 +134,7 @@ fn noise_from(b: crate::compare::Basis) -> &'static str {
     match b {
         Basis::Repeats { .. } => "repeats",
         Basis::History { .. } => "history",
+        Basis::Sampling { .. } => "sampling",
         Basis::Stated(Stated::Site) => "site",
         Basis::Stated(Stated::Record) => "record",
         Basis::Stated(Stated::Command) => "command",

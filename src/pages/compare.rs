@@ -190,6 +190,7 @@ fn noise_from(c: &Comparison) -> Vec<&'static str> {
             Basis::Stated(Stated::Site) => "the noise site.yaml states",
             Basis::Stated(Stated::Record) => "the noise the comparison states",
             Basis::Stated(Stated::Command) => "the bound given on the command line",
+            Basis::Sampling { .. } => "the questions' sampling noise: McNemar's exact test on the answers that changed, else the scores' 95% intervals",
         };
         if !out.contains(&words) {
             out.push(words);

@@ -40,6 +40,7 @@ mod redirect;
 mod relativize;
 mod run;
 mod runs;
+mod scores;
 mod search;
 mod table;
 mod version;

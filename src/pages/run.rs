@@ -188,6 +188,7 @@ pub(super) fn job(
                 "notes_html": run.notes.as_deref().map(|n| markdown::render(n, cx.resolve).html).unwrap_or_default(),
             },
             "setups": setups,
+            "scores": super::scores::of(run),
             "headline": headline::of(run, &model.checks[r]),
             "evidence": evidence::of(run),
             "observed": super::observed::of_run(model, r),

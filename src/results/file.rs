@@ -8,7 +8,7 @@ use super::error::{ErrorKind, ReadError, Warning};
 use super::fields;
 use super::format::{object_format, Format};
 use super::table::{Cell, Table};
-use super::vocabulary::{self, RequestCol, ResultCol};
+use super::vocabulary::{self, AnswerCol, RequestCol, ResultCol, ScoreCol};
 
 /// The largest result file read: generous for a 50 MB `--save-detailed`
 /// file or a guidellm report that keeps every request.
@@ -93,6 +93,12 @@ pub struct ResultFile {
     pub results: Table<ResultCol>,
     /// One row per completed request, where the file keeps them.
     pub requests: Table<RequestCol>,
+    /// An accuracy evaluation's scores: one row per task, filter and
+    /// metric (empty for a benchmark of speed).
+    pub scores: Table<ScoreCol>,
+    /// An accuracy evaluation's answers: one row per question and filter,
+    /// where the file keeps them (an lm_eval sample log).
+    pub answers: Table<AnswerCol>,
     /// Things worth a look that did not stop the reading.
     pub warnings: Vec<Warning>,
     /// For a pasted text, each console report found in it, in order (the
@@ -123,6 +129,8 @@ pub(crate) struct Out {
     pub tool_version: Option<String>,
     pub results: Table<ResultCol>,
     pub requests: Table<RequestCol>,
+    pub scores: Table<ScoreCol>,
+    pub answers: Table<AnswerCol>,
     pub facts: Vec<Fact>,
     pub warnings: Vec<Warning>,
 }

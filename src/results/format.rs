@@ -62,6 +62,18 @@ pub enum Format {
     LlamaBenchReport,
     /// genai-perf's console table, pasted.
     GenaiPerfReport,
+    /// lm-evaluation-harness's results file (`results_<time>.json`, 0.3's
+    /// `results.json`).
+    LmEvalResults,
+    /// lm-evaluation-harness's sample log (`--log_samples`:
+    /// `samples_<task>_<time>.jsonl`).
+    LmEvalSamples,
+    /// lm-evaluation-harness's printed results table, pasted.
+    LmEvalTableReport,
+    /// SGLang's `benchmark/gsm8k` or `benchmark/mmlu` print, pasted.
+    SglangAccuracyReport,
+    /// vLLM's `tests/evals/gsm8k` print, pasted.
+    VllmGsm8kReport,
 }
 
 impl Format {
@@ -82,6 +94,22 @@ impl Format {
                 | Format::TrtllmBenchReport
                 | Format::LlamaBenchReport
                 | Format::GenaiPerfReport
+                | Format::LmEvalTableReport
+                | Format::SglangAccuracyReport
+                | Format::VllmGsm8kReport
+        )
+    }
+
+    /// Whether files of this format hold an accuracy evaluation (the
+    /// tables `scores` and `answers`) rather than a benchmark of speed.
+    pub fn is_accuracy(self) -> bool {
+        matches!(
+            self,
+            Format::LmEvalResults
+                | Format::LmEvalSamples
+                | Format::LmEvalTableReport
+                | Format::SglangAccuracyReport
+                | Format::VllmGsm8kReport
         )
     }
 
@@ -125,6 +153,11 @@ pub(crate) const SIGNATURES: &[(Format, &str, &str)] = &[
     (Format::TrtllmBenchReport, "TensorRT-LLM `trtllm-bench` console report (pasted)", "sections headed `= ENGINE DETAILS`, `= PYTORCH BACKEND`, `= REQUEST DETAILS`, `= PERFORMANCE OVERVIEW` and others, old and new layouts"),
     (Format::LlamaBenchReport, "llama.cpp `llama-bench` Markdown table (pasted)", "a table whose header has `model`, `test` and `t/s`, and its `build: <commit> (<number>)` line"),
     (Format::GenaiPerfReport, "genai-perf console table (pasted)", "a table with a `Statistic` column and `avg`, `min`, `max`, `p99`, `p90`, `p75` columns, titled `NVIDIA GenAI-Perf` and `LLM Metrics`"),
+    (Format::LmEvalResults, "lm-evaluation-harness results file", "an object with `results` (an object of tasks) and `versions`, `config` or `n-shot`"),
+    (Format::LmEvalSamples, "lm-evaluation-harness sample log (`--log_samples`)", "lines with `doc_id` and `resps` or `filtered_resps`"),
+    (Format::LmEvalTableReport, "lm-evaluation-harness results table (pasted)", "a table whose header has `Tasks` or `Groups`, `Metric` and `Value`"),
+    (Format::SglangAccuracyReport, "SGLang `benchmark/gsm8k` or `benchmark/mmlu` print (pasted)", "`Accuracy: N` then `Invalid: N` (gsm8k), or `Average accuracy: N` (mmlu)"),
+    (Format::VllmGsm8kReport, "vLLM `tests/evals/gsm8k` print (pasted)", "`Accuracy: N` then `Invalid responses: N`; or `Evaluation Results:` then `task: {…}` lines of lm_eval's keys"),
 ];
 
 fn has(m: &Map<String, Value>, key: &str) -> bool {
@@ -205,6 +238,12 @@ pub(crate) fn object_format(v: &Value) -> Option<Format> {
         || (has(m, "input_config") && m.keys().any(|k| metric(k)))
     {
         Format::GenaiPerf
+    } else if m.get("results").is_some_and(Value::is_object)
+        && (has(m, "versions") || has(m, "config") || has(m, "n-shot"))
+    {
+        Format::LmEvalResults
+    } else if has(m, "doc_id") && (has(m, "resps") || has(m, "filtered_resps")) {
+        Format::LmEvalSamples
     } else {
         return None;
     })

@@ -330,9 +330,9 @@ fn counters_result(
         tool: COUNTERS_TOOL,
         tool_version: None,
         results,
-        requests: Table::default(),
         facts: Vec::new(),
         warnings: Vec::new(),
+        ..Default::default()
     };
     Some(super::read::finish(
         after.file,

@@ -102,6 +102,8 @@ mod guidellm;
 mod inferlint;
 mod json;
 mod llama_bench;
+mod lm_eval;
+mod lm_eval_samples;
 mod prometheus;
 mod read;
 pub mod scrub;

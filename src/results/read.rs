@@ -16,6 +16,7 @@ use super::json::{self, Located};
 use super::table::Cell;
 use super::vocabulary::{RequestCol, ResultCol};
 use super::{aiperf, genai_perf, guidellm, llama_bench, sglang, trtllm, vllm};
+use super::{lm_eval, lm_eval_samples};
 
 /// Reads one result file. `name` is the file's name as it should appear in
 /// messages and in each row's `source` column.
@@ -81,13 +82,18 @@ pub(super) fn read_input(
         Format::LlamaBench => llama_bench::read_json(name, json_bytes, &values)?,
         Format::GuidellmJson | Format::GuidellmYaml => guidellm::read(name, json_bytes, &values)?,
         Format::LlamaBenchCsv => llama_bench::read_csv(name, detect::utf8(name, bytes)?)?,
+        Format::LmEvalResults => lm_eval::read(name, json_bytes, &values)?,
+        Format::LmEvalSamples => lm_eval_samples::read(name, json_bytes, &values)?,
         Format::VllmServeReport
         | Format::VllmThroughputReport
         | Format::VllmLatencyReport
         | Format::SglangServeReport
         | Format::TrtllmBenchReport
         | Format::LlamaBenchReport
-        | Format::GenaiPerfReport => {
+        | Format::GenaiPerfReport
+        | Format::LmEvalTableReport
+        | Format::SglangAccuracyReport
+        | Format::VllmGsm8kReport => {
             return read_pasted(name, detect::utf8(name, bytes)?, warnings)
         }
         Format::InferlintSnapshot
@@ -174,6 +180,8 @@ pub(super) fn finish(
         facts,
         results: out.results,
         requests: out.requests,
+        scores: out.scores,
+        answers: out.answers,
         warnings,
         reports: Vec::new(),
     })
@@ -211,6 +219,7 @@ fn read_pasted(name: &str, text: &str, warnings: Vec<Warning>) -> Result<ResultF
             tools.push(out.tool);
         }
         all.results.rows.extend(out.results.rows.iter().cloned());
+        all.scores.rows.extend(out.scores.rows.iter().cloned());
         for fact in &out.facts {
             // Each distinct fact once, found by a key rather than by a
             // search of those kept: a paste may hold thousands of reports.

@@ -141,6 +141,37 @@ columns!(
     GenerationTokensPerS = "generation_tokens_per_s", Number, "tok/s", "Output tokens a second since the previous sample, from the server's counter; empty on the first sample and where the counter went down.";
 ]);
 
+columns!(
+    /// The columns of the table `scores`: one row per task, filter and
+    /// metric of an accuracy evaluation (lm-evaluation-harness's results,
+    /// its printed table, SGLang's and vLLM's gsm8k prints). The names are
+    /// fixed by issue 44: checks outside the project read them.
+    ScoreCol, "scores", [
+    Task = "task", Text, "", "The task (lm_eval's task name, `gsm8k`, `mmlu_stem`); a group's own row names the group.";
+    Filter = "filter", Text, "", "The filter that took the answer out of the reply (`strict-match`, `flexible-extract`), `none` where the task has none.";
+    Metric = "metric", Text, "", "The metric (`exact_match`, `acc`, `acc_norm`, `f1`; SGLang's and vLLM's gsm8k prints: `accuracy`, `invalid`).";
+    NShot = "n_shot", Number, "examples", "Examples given before each question (few-shot); empty where the file does not say.";
+    Value = "value", Number, "", "The score, as the tool wrote it (a share from 0 to 1 for accuracy).";
+    Stderr = "stderr", Number, "", "Its standard error as the tool computed it (bootstrap or analytic), in the unit of `value`; empty where the tool gave none (`N/A`, `NaN`).";
+    N = "n", Number, "questions", "The questions the score is over (lm_eval's `n-samples` effective count, the gsm8k scripts' question count); empty where the file does not say.";
+    HigherIsBetter = "higher_is_better", Text, "", "`true` when a higher value is better, `false` when lower is, as the tool declares it (the table's `↑`/`↓`); empty where it does not.";
+    Group = "group", Text, "", "The group the task is part of (lm_eval's `group_subtasks`, or the ` - ` rows under a group in its table); a group's own row names itself.";
+]);
+
+columns!(
+    /// The columns of the table `answers`: one row per question (and
+    /// filter) of an lm_eval sample log (`--log_samples`). The names are
+    /// fixed by issue 44.
+    AnswerCol, "answers", [
+    Task = "task", Text, "", "The task, from the log's file name (`samples_<task>_<time>.jsonl`): the log itself does not name it.";
+    Question = "question", Text, "", "The question: the sample's `doc_hash` (the same question has the same hash in every run), else its `doc_id`.";
+    Filter = "filter", Text, "", "The filter that took the answer out of the reply (`strict-match`, `flexible-extract`, `none`).";
+    Target = "target", Text, "", "The expected answer, as the task gives it.";
+    Reply = "reply", Text, "", "The model's reply, whole (`resps`, the first of the first).";
+    Extracted = "extracted", Text, "", "The answer the filter took out of the reply (`filtered_resps`); `[invalid]` where it found none.";
+    Correct = "correct", Number, "", "1 when the answer was graded right, 0 when wrong (the sample's first metric, when it is a number); empty for a metric computed over the whole set (`f1`, `bleu`).";
+]);
+
 /// Where a column's value comes from in one tool's file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum From {
@@ -274,4 +305,11 @@ pub const FACTS: &[(&str, &str)] = &[
     ("engine_outlived_server", "inferlint's T2 (`results.json`): `yes` when the engine process outlived the killed API server and kept the GPU, `no` when it did not."),
     ("server_output_tokens", "Output tokens the server counted during the run (after minus before of its generation-token counter)."),
     ("server_output_throughput", "Those tokens over the monotonic time between the two snapshots, in tok/s."),
+    ("task", "An accuracy evaluation's task, where only the file's name gives it (an lm_eval sample log)."),
+    ("limit", "lm_eval's `limit`: the questions of each task it was asked to run (a share when below 1)."),
+    ("kv_cache_dtype", "The KV cache's data type the engine was given (`model_args`' `kv_cache_dtype`)."),
+    ("tensor_parallel_size", "The tensor parallelism the engine was given (`model_args`)."),
+    ("pipeline_parallel_size", "The pipeline parallelism the engine was given (`model_args`)."),
+    ("data_parallel_size", "The data parallelism the engine was given (`model_args`)."),
+    ("speculative", "The speculative decoding settings the engine was given (`model_args`: `speculative_config`, `speculative_model`, `num_speculative_tokens`), as `key=value`."),
 ];

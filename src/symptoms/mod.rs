@@ -27,6 +27,7 @@
 //! and fields the checks read); hands validation, the model, `findings
 //! lint` and `findings import` the observations.
 
+mod answers;
 mod gauge;
 mod limit;
 pub mod observed;
@@ -119,6 +120,10 @@ pub const SYMPTOMS: &[&Symptom] = &[
     &readings::SYMPTOM,
     &gauge::SYMPTOM,
     &orphan::SYMPTOM,
+    &answers::CHANGED,
+    &answers::REPEATED,
+    &answers::GAP,
+    &answers::BELOW,
 ];
 
 /// The symptom named `name`.

@@ -310,3 +310,130 @@ fn engine_outlives_server_reads_yes_and_no() {
     let s = said(&r, "engine-outlives-server");
     assert_eq!((s[0].1, s[1].1), (Outcome::Shown, Outcome::Absent));
 }
+
+/// A run of two setups (the first the reference) with derived tables
+/// `answers` and `scores` (rows: the setup's index first).
+fn accuracy_run(
+    answers: &[(usize, &str, &str, &str, &str)],
+    scores: &[(usize, &str, &str, &str)],
+) -> Run {
+    let mut r = run(&[("vllm", "0.28.0"), ("vllm", "0.30.0")], &["x"], &[]);
+    let names: Vec<String> = r.setups.iter().map(Setup::name).collect();
+    let table = |kind: &str, header: &[&str], rows: Vec<Vec<String>>| Table {
+        file: format!("{kind}.csv"),
+        title: kind.into(),
+        columns: Vec::new(),
+        header: header.iter().map(|h| h.to_string()).collect(),
+        row_lines: (2..2 + rows.len()).collect(),
+        rows,
+        path_in_yaml: "tables[0]".into(),
+        derived: Some(kind.into()),
+    };
+    r.tables = vec![
+        table(
+            "answers",
+            &["task", "question", "filter", "reply", "correct", "setup"],
+            answers
+                .iter()
+                .map(|(s, q, f, reply, c)| {
+                    vec![
+                        "gsm8k".into(),
+                        q.to_string(),
+                        f.to_string(),
+                        reply.to_string(),
+                        c.to_string(),
+                        names[*s].clone(),
+                    ]
+                })
+                .collect(),
+        ),
+        table(
+            "scores",
+            &["task", "filter", "metric", "value", "n", "setup"],
+            scores
+                .iter()
+                .map(|(s, f, v, n)| {
+                    vec![
+                        "gsm8k".into(),
+                        f.to_string(),
+                        "exact_match".into(),
+                        v.to_string(),
+                        n.to_string(),
+                        names[*s].clone(),
+                    ]
+                })
+                .collect(),
+        ),
+    ];
+    r
+}
+
+#[test]
+fn changed_answers_and_repeated_text() {
+    let r = accuracy_run(
+        &[
+            (0, "h1", "none", "She needs 3 bolts.", "1"),
+            (0, "h2", "none", "He runs 540 meters.", "1"),
+            (1, "h1", "none", "She needs 3 3 bolts.", "1"),
+            (1, "h2", "none", "He runs 540 meters.", "1"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        said(&r, "answers-changed"),
+        [(
+            1,
+            Outcome::Shown,
+            "1 of 2 replies differ from vllm 0.28.0's to the same questions".to_string()
+        )]
+    );
+    assert_eq!(
+        said(&r, "repeated-text"),
+        [(1, Outcome::Shown, "1 of the 1 replies that changed (of 2) repeat the text just before where they first differ from vllm 0.28.0's".to_string())]
+    );
+    let same = accuracy_run(
+        &[(0, "h1", "none", "A.", "1"), (1, "h1", "none", "A.", "1")],
+        &[],
+    );
+    assert_eq!(said(&same, "answers-changed")[0].1, Outcome::Absent);
+    assert_eq!(said(&same, "repeated-text")[0].1, Outcome::CannotTell);
+    let other = accuracy_run(
+        &[(0, "h1", "none", "A.", "1"), (1, "h9", "none", "A.", "1")],
+        &[],
+    );
+    assert_eq!(
+        said(&other, "answers-changed"),
+        [(
+            1,
+            Outcome::CannotTell,
+            "cannot tell: the reference, vllm 0.28.0, answered other questions".to_string()
+        )]
+    );
+}
+
+#[test]
+fn extraction_gap_and_accuracy_below_reference() {
+    let r = accuracy_run(
+        &[],
+        &[
+            (0, "strict-match", "0.8", "1319"),
+            (0, "flexible-extract", "0.81", "1319"),
+            (1, "strict-match", "0.1", "1319"),
+            (1, "flexible-extract", "0.8", "1319"),
+        ],
+    );
+    assert_eq!(
+        said(&r, "extraction-gap"),
+        [
+            (0, Outcome::Absent, "gsm8k exact_match: strict-match 0.8, flexible-extract 0.81: under 10 points apart".to_string()),
+            (1, Outcome::Shown, "gsm8k exact_match: strict-match 0.1, flexible-extract 0.8: 70 points below on the same replies".to_string()),
+        ]
+    );
+    let below = said(&r, "accuracy-below-reference");
+    assert_eq!(below.len(), 1);
+    assert_eq!(below[0].1, Outcome::Shown);
+    assert_eq!(
+        below[0].2,
+        "gsm8k strict-match exact_match: 0.1 against vllm 0.28.0's 0.8, −70 points, beyond noise by the scores' 95% intervals (±2.7%)"
+    );
+}

@@ -29,6 +29,9 @@ pub(super) enum Program {
     GenaiPerf,
     /// `llama-bench`.
     LlamaBench,
+    /// An accuracy script: SGLang's `benchmark/gsm8k` or `benchmark/mmlu`,
+    /// vLLM's `tests/evals/gsm8k`.
+    Accuracy,
     /// A `Namespace(…)` a Python client printed (vLLM's older script and
     /// SGLang's `bench_serving` print their arguments so).
     Namespace,
@@ -90,6 +93,10 @@ pub(super) struct Context {
     pub(super) build: Option<(usize, String, String)>,
     /// The first GPU a llama.cpp backend names, with its line.
     pub(super) gpu: Option<(usize, String)>,
+    /// lm_eval's header line (`vllm (pretrained=…), gen_kwargs: …`), the
+    /// last before the table, 0-based, with its text; never carried to a
+    /// later table.
+    pub(super) lm_eval_header: Option<(usize, String)>,
 }
 
 impl Context {
@@ -119,6 +126,8 @@ const PROGRAMS: &[(&str, Program)] = &[
     ("trtllm-bench", Program::Trtllm),
     ("genai-perf", Program::GenaiPerf),
     ("llama-bench", Program::LlamaBench),
+    ("bench_sglang.py", Program::Accuracy),
+    ("gsm8k_eval", Program::Accuracy),
     ("bench_serving", Program::Sglang),
     ("benchmark_serving", Program::VllmServe(true)),
     ("bench serve", Program::VllmServe(false)),
@@ -136,7 +145,9 @@ impl Context {
         let mut i = from;
         while i < to {
             let line = lines[i];
-            if line.contains("Namespace(") {
+            if line.contains("), gen_kwargs:") {
+                cx.lm_eval_header = Some((i, line.to_string()));
+            } else if line.contains("Namespace(") {
                 cx.command = Some(namespace(line, i + 1));
             } else if let Some(&(_, program)) = PROGRAMS.iter().find(|(m, _)| line.contains(m)) {
                 // A command continued over lines ending in `\`.

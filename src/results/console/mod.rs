@@ -35,9 +35,11 @@
 //! The figures keep the report's digits: a unit changed (seconds to ms) is
 //! changed by moving the decimal point of the printed number.
 
+mod accuracy;
 mod context;
 mod genai_perf;
 mod llama_bench;
+mod lm_eval;
 mod report;
 mod sglang;
 mod text;
@@ -48,7 +50,7 @@ use super::file::Out;
 use super::format::Format;
 use super::vocabulary::Keys;
 use context::Context;
-use report::{starts, starts_line, Kind};
+use report::{starts, starts_accuracy, starts_line, Kind};
 
 /// The readers' keys, for the documentation (`docs.rs`).
 pub(super) fn keys() -> [&'static Keys; 7] {
@@ -88,9 +90,12 @@ impl Found {
 /// from other text (a boot log, prose). Reads no figures, and holds no
 /// copy of the text's lines: a large file of no report is walked once.
 pub(crate) fn first_format(text: &str) -> Option<Format> {
-    let mut lines = text.split('\n');
+    let mut lines = text.split('\n').peekable();
     while let Some(l) = lines.next() {
-        let Some(kind) = starts_line(l) else { continue };
+        let Some(kind) = starts_line(l).or_else(|| starts_accuracy(l, lines.peek().copied()))
+        else {
+            continue;
+        };
         return Some(match kind {
             Kind::Serve => {
                 // SGLang's block, or vLLM's: by the lines up to its
@@ -109,6 +114,8 @@ pub(crate) fn first_format(text: &str) -> Option<Format> {
             Kind::Trtllm => Format::TrtllmBenchReport,
             Kind::LlamaBench => Format::LlamaBenchReport,
             Kind::GenaiPerf => Format::GenaiPerfReport,
+            Kind::LmEvalTable => Format::LmEvalTableReport,
+            Kind::Accuracy(f) => f,
         });
     }
     None
@@ -128,16 +135,22 @@ pub enum Reader {
     LlamaBench,
     /// `genai_perf.rs`: genai-perf's console table.
     GenaiPerf,
+    /// `lm_eval.rs`: lm-evaluation-harness's printed table.
+    LmEval,
+    /// `accuracy.rs`: SGLang's and vLLM's gsm8k prints.
+    Accuracy,
 }
 
 impl Reader {
     /// Every reader, in the order of the modules above.
-    pub const ALL: [Reader; 5] = [
+    pub const ALL: [Reader; 7] = [
         Reader::Vllm,
         Reader::Sglang,
         Reader::Trtllm,
         Reader::LlamaBench,
         Reader::GenaiPerf,
+        Reader::LmEval,
+        Reader::Accuracy,
     ];
 
     /// The formats its reports are read as.
@@ -152,6 +165,8 @@ impl Reader {
             Reader::Trtllm => &[Format::TrtllmBenchReport],
             Reader::LlamaBench => &[Format::LlamaBenchReport],
             Reader::GenaiPerf => &[Format::GenaiPerfReport],
+            Reader::LmEval => &[Format::LmEvalTableReport],
+            Reader::Accuracy => &[Format::SglangAccuracyReport, Format::VllmGsm8kReport],
         }
     }
 
@@ -166,7 +181,9 @@ impl Reader {
             (Reader::Vllm, Kind::Throughput | Kind::Latency)
             | (Reader::Trtllm, Kind::Trtllm)
             | (Reader::LlamaBench, Kind::LlamaBench)
-            | (Reader::GenaiPerf, Kind::GenaiPerf) => true,
+            | (Reader::GenaiPerf, Kind::GenaiPerf)
+            | (Reader::LmEval, Kind::LmEvalTable)
+            | (Reader::Accuracy, Kind::Accuracy(_)) => true,
             _ => false,
         }
     }
@@ -215,15 +232,21 @@ pub(crate) fn scan_with(name: &str, text: &str, only: Option<Reader>) -> Vec<Fou
             Kind::Trtllm => trtllm::read(name, &lines, i, &cx),
             Kind::LlamaBench => llama_bench::read(name, &lines, i, &cx),
             Kind::GenaiPerf => genai_perf::read(name, &lines, i, &cx),
+            Kind::LmEvalTable => {
+                let head = cx.lm_eval_header.as_ref().map(|(at, l)| (*at, l.as_str()));
+                lm_eval::read(name, &lines, i, head)
+            }
+            Kind::Accuracy(f) => accuracy::read(name, &lines, i, f, &cx),
         };
         // A reader always moves on, so the scan ends.
         let next = taken.next.max(i + 1);
         // A heading with no figure under it is no report (prose that
         // names a tool's banner, a report cut off right after it).
-        let figures = taken.out.results.rows.iter().any(|r| {
-            r.cells()
-                .any(|(c, v)| c.kind == super::vocabulary::Kind::Number && v.is_some())
-        });
+        let figures = !taken.out.scores.is_empty()
+            || taken.out.results.rows.iter().any(|r| {
+                r.cells()
+                    .any(|(c, v)| c.kind == super::vocabulary::Kind::Number && v.is_some())
+            });
         if figures {
             let first = taken.first.max(free_from);
             free_from = taken.last + 1;

@@ -26,6 +26,11 @@ pub(super) enum Kind {
     LlamaBench,
     /// genai-perf's table header.
     GenaiPerf,
+    /// lm-evaluation-harness's table header.
+    LmEvalTable,
+    /// An accuracy print (SGLang's or vLLM's gsm8k script), of the format
+    /// it tells with the line after it.
+    Accuracy(Format),
 }
 
 /// The report a line starts, if any.
@@ -59,7 +64,19 @@ fn figure_after(line: &str, head: &str, unit: &str) -> bool {
 
 /// The report that line `i` starts, if any.
 pub(super) fn starts(lines: &[&str], i: usize) -> Option<Kind> {
-    starts_line(lines[i])
+    starts_line(lines[i]).or_else(|| starts_accuracy(lines[i], lines.get(i + 1).copied()))
+}
+
+/// The table or print of an accuracy evaluation line `l` starts (`next`:
+/// the line after it, which tells the tool of an `Accuracy:` line).
+pub(super) fn starts_accuracy(l: &str, next: Option<&str>) -> Option<Kind> {
+    if l.contains("Metric") && is_lm_eval_header(l) {
+        Some(Kind::LmEvalTable)
+    } else if l.contains("ccuracy: ") || l.contains("Evaluation Results:") {
+        accuracy_kind(l, next).map(Kind::Accuracy)
+    } else {
+        None
+    }
 }
 
 /// Whether a line starts a report: a reader stops before it.
@@ -98,6 +115,58 @@ pub(super) fn trtllm_heading(line: &str) -> Option<&'static str> {
 /// Whether a line heads a section of trtllm-bench's report.
 fn is_trtllm_heading(line: &str) -> bool {
     line.contains("= ") && trtllm_heading(line).is_some()
+}
+
+/// The cells of a table line: between its pipes, with or without the
+/// outer ones; `None` for a line without a pipe.
+pub(super) fn lm_eval_cells(line: &str) -> Option<Vec<&str>> {
+    let t = line.trim();
+    if !t.contains('|') {
+        return None;
+    }
+    let t = t.strip_prefix('|').unwrap_or(t);
+    let t = t.strip_suffix('|').unwrap_or(t);
+    Some(t.split('|').map(str::trim).collect())
+}
+
+/// Whether a line is the header of lm_eval's table.
+fn is_lm_eval_header(line: &str) -> bool {
+    line.contains("Metric")
+        && lm_eval_cells(line).is_some_and(|c| {
+            c.first().is_some_and(|f| *f == "Tasks" || *f == "Groups")
+                && c.contains(&"Metric")
+                && c.contains(&"Value")
+        })
+}
+
+/// The kind of print a line starts, by it and the line after it.
+fn accuracy_kind(line: &str, next: Option<&str>) -> Option<Format> {
+    let b = bare(line);
+    if let Some(v) = b.strip_prefix("Accuracy: ") {
+        number(v.trim())?;
+        let n = next.map(bare).unwrap_or("");
+        if n.starts_with("Invalid responses: ") {
+            return Some(Format::VllmGsm8kReport);
+        }
+        if n.starts_with("Invalid: ") {
+            return Some(Format::SglangAccuracyReport);
+        }
+        return None;
+    }
+    if let Some(v) = b.strip_prefix("Average accuracy: ") {
+        return number(v.trim()).map(|_| Format::SglangAccuracyReport);
+    }
+    if b == "Evaluation Results:" && next.is_some_and(|n| accuracy_dict_line(n).is_some()) {
+        return Some(Format::VllmGsm8kReport);
+    }
+    None
+}
+
+/// `task: {…}`: the task and the dict's text.
+pub(super) fn accuracy_dict_line(line: &str) -> Option<(&str, &str)> {
+    let (task, rest) = bare(line).split_once(": {")?;
+    let task = task.trim();
+    (!task.is_empty() && !task.contains(' ')).then(|| (task, rest.trim_end().trim_end_matches('}')))
 }
 
 /// Whether a line is the header of llama-bench's table.
@@ -141,5 +210,12 @@ mod tests {
     fn table_headers() {
         assert!(is_genai_perf_header("┃ Statistic ┃ avg ┃ min ┃"));
         assert!(is_genai_perf_header("| Statistic | avg | min |"));
+        assert!(is_lm_eval_header(
+            "|Tasks|Version|Filter|n-shot|Metric|Value|Stderr|"
+        ));
+        assert!(is_lm_eval_header(
+            " Tasks  |Version|Filter|n-shot| Metric |   |Value|   |Stderr|"
+        ));
+        assert!(!is_lm_eval_header("|model|test|t/s|"));
     }
 }
