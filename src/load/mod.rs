@@ -28,6 +28,7 @@ mod evidence;
 mod fields;
 mod files;
 mod finding;
+mod labels;
 mod noise;
 mod prose;
 mod requested;
