@@ -131,4 +131,25 @@ fn a_run_page_leads_with_its_scores() {
     assert!(page.contains(
         "<tr><td>gsm8k</td><td>strict-match</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.25</td><td class=\"num\">0.2261–0.2739</td><td class=\"num\">1319</td></tr>"
     ));
+    // The shares drawn (issue 45: the accuracy chart, through plotters):
+    // each with its interval as a whisker, one colour per task, filter and
+    // metric, described in words for a screen reader.
+    let chart = &page[page
+        .find("<figure class=\"chart scores-chart\">")
+        .expect("a scores chart")..];
+    let chart = &chart[..chart.find("</figure>").unwrap()];
+    assert!(chart.contains(
+        "<desc id=\"scores-acc-desc\">Scores of vLLM 0.11.2 under lm-evaluation-harness, Qwen3-8B by setup, each with its 95% interval: gsm8k, flexible-extract, exact_match on vLLM 0.11.2 78% (75.76–80.24%); gsm8k, strict-match, exact_match on vLLM 0.11.2 25% (22.61–27.39%); mmlu, acc on vLLM 0.11.2 61% (61–61%); mmlu_stem, acc on vLLM 0.11.2 52% (50.43–53.57%).</desc>"
+    ), "{chart}");
+    // A whisker from 75.76% to 80.24% and its dot, per share.
+    assert_eq!(
+        chart.matches("<path class=\"plot-interval\"").count(),
+        4,
+        "{chart}"
+    );
+    assert_eq!(
+        chart.matches("<circle class=\"plot-interval\"").count(),
+        4,
+        "{chart}"
+    );
 }

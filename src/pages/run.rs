@@ -80,6 +80,7 @@ pub(super) fn job(
     let (model, prepared) = (cx.model, cx.prepared);
     let site = &model.site;
     let run = &model.runs[r];
+    let (scores, scores_chart) = super::scores::of(run);
     let setups: Vec<serde_json::Value> = run
         .setups
         .iter()
@@ -188,7 +189,8 @@ pub(super) fn job(
                 "notes_html": run.notes.as_deref().map(|n| markdown::render(n, cx.resolve).html).unwrap_or_default(),
             },
             "setups": setups,
-            "scores": super::scores::of(run),
+            "scores": scores,
+            "scores_chart": scores_chart,
             "headline": headline::of(run, &model.checks[r]),
             "evidence": evidence::of(run),
             "observed": super::observed::of_run(model, r),
