@@ -198,3 +198,28 @@ fn a_thousand_changed_replies_keep_the_page_small() {
     assert_eq!(r.records().count(), 1000, "every changed reply, whole");
     assert!(csv.contains(&format!("Reply 999: {long} B <&>")));
 }
+
+#[test]
+fn two_setups_of_one_run_are_compared_alike() {
+    let site = Site::copy_of("accuracy");
+    let dir = site.path("data/runs/two/raw");
+    std::fs::create_dir_all(&dir).unwrap();
+    for run in ["acc-a", "acc-b"] {
+        for f in std::fs::read_dir(site.path(&format!("data/runs/{run}/raw"))).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), dir.join(f.file_name())).unwrap();
+        }
+    }
+    std::fs::write(
+        site.path("data/runs/two/run.yaml"),
+        "title: Two setups\ndate: 2026-01-02\nsetups:\n  - label: without\n    engine: vllm\n    version: \"0.30\"\n  - label: with\n    engine: vllm\n    version: \"0.30\"\nmodel: m\nhardware: 1× H100 80GB\nclient: lm-evaluation-harness\nresults:\n  - path: raw/samples_gsm8k_2026-01-01T10-00-00.000001.jsonl\n    setup: without\n  - path: raw/samples_gsm8k_2026-01-02T10-00-00.000001.jsonl\n    setup: with\ntables:\n  - derive: scores\n    title: Scores\n  - derive: answers\n    title: Answers\ncompare:\n  - id: two-setups\n",
+    )
+    .unwrap();
+    let (_out, o) = build(&site);
+    let p = std::fs::read_to_string(o.join("compare/two-setups/index.html")).unwrap();
+    assert!(p.contains("<h1>with against without</h1>"), "{p}");
+    assert!(p.contains(
+        "<p class=\"compare-verdict\">both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed"
+    ), "{p}");
+    assert!(o.join("compare/two-setups/changed-replies.csv").is_file());
+}
