@@ -311,6 +311,11 @@ pub fn comparison(id: &str) -> String {
     format!("compare/{id}/")
 }
 
+/// Every changed reply of an accuracy comparison, as CSV, beside its page.
+pub fn comparison_replies_csv(id: &str) -> String {
+    format!("compare/{id}/changed-replies.csv")
+}
+
 /// The index of the workloads followed across versions.
 pub const WORKLOADS: &str = "workloads/";
 

@@ -28,6 +28,7 @@
 //! [`AccuracyComparison`].
 
 use super::{summary, Band, Basis, Change, Direction, Kind, Noise, Noun, Said, Verdict};
+use crate::record::Table;
 use std::collections::HashMap;
 
 /// One score of a side: a row of the table `scores`.
@@ -100,6 +101,81 @@ pub struct AccuracySide {
     pub scores: Vec<Score>,
     /// Its answers (empty without a sample log).
     pub answers: Vec<Answer>,
+}
+
+impl AccuracySide {
+    /// The side named `name` made of a run's derived tables `scores` and
+    /// `answers` (the tables of the vocabulary, one row each per score
+    /// and per answer): the rows of setup `setup` where the tables have a
+    /// `setup` column, else every row.
+    pub fn of_tables(
+        name: String,
+        scores: Option<&Table>,
+        answers: Option<&Table>,
+        setup: &str,
+    ) -> AccuracySide {
+        fn rows<'t>(t: Option<&'t Table>, setup: &'t str) -> impl Iterator<Item = Cells<'t>> {
+            t.into_iter().flat_map(move |t| {
+                let own = t.header.iter().position(|h| h == "setup");
+                t.rows
+                    .iter()
+                    .filter(move |r| own.is_none_or(|s| r.get(s).is_some_and(|v| v == setup)))
+                    .map(move |r| Cells {
+                        header: &t.header,
+                        row: r,
+                    })
+            })
+        }
+        let scores = rows(scores, setup)
+            .filter_map(|c| {
+                Some(Score {
+                    task: c.text("task"),
+                    filter: c.text("filter"),
+                    metric: c.text("metric"),
+                    n_shot: c.num("n_shot"),
+                    value: c.num("value")?,
+                    stderr: c.num("stderr"),
+                    n: c.num("n"),
+                    higher_is_better: c.text("higher_is_better") != "false",
+                })
+            })
+            .collect();
+        let answers = rows(answers, setup)
+            .map(|c| Answer {
+                task: c.text("task"),
+                question: c.text("question"),
+                filter: c.text("filter"),
+                reply: c.text("reply"),
+                correct: c.num("correct").map(|v| v > 0.0),
+            })
+            .collect();
+        AccuracySide {
+            name,
+            scores,
+            answers,
+        }
+    }
+}
+
+/// A row of a derived table, its cells by column name.
+struct Cells<'t> {
+    header: &'t [String],
+    row: &'t [String],
+}
+
+impl Cells<'_> {
+    fn text(&self, name: &str) -> String {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .and_then(|i| self.row.get(i))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn num(&self, name: &str) -> Option<f64> {
+        self.text(name).parse().ok()
+    }
 }
 
 /// Two sides' answers to the same questions, counted (the names are

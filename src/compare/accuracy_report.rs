@@ -31,25 +31,54 @@ fn right(r: Option<bool>) -> &'static str {
     }
 }
 
+/// The part of `reply` around `at` (where it first differs from the
+/// other side's): up to `before` characters before it and `after` from
+/// it, and whether text was left out before and after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window<'a> {
+    /// Text was left out before.
+    pub cut_before: bool,
+    /// The text before where the replies first differ.
+    pub same: &'a str,
+    /// The text from there on.
+    pub differs: &'a str,
+    /// Text was left out after.
+    pub cut_after: bool,
+}
+
+/// The [`Window`] of `reply` around `at`.
+pub fn window(reply: &str, at: usize, before: usize, after: usize) -> Window<'_> {
+    let start = match before.checked_sub(1) {
+        Some(k) => reply[..at]
+            .char_indices()
+            .rev()
+            .nth(k)
+            .map_or(0, |(i, _)| i),
+        None => at,
+    };
+    let end = reply[at..]
+        .char_indices()
+        .nth(after)
+        .map_or(reply.len(), |(i, _)| at + i);
+    Window {
+        cut_before: start > 0,
+        same: &reply[start..at],
+        differs: &reply[at..end],
+        cut_after: end < reply.len(),
+    }
+}
+
 /// `…text before⟦the rest⟧`: 40 characters either side of where the
 /// reply first differs, the difference marked.
 pub fn excerpt(reply: &str, at: usize) -> String {
-    let start = reply[..at]
-        .char_indices()
-        .rev()
-        .nth(39)
-        .map_or(0, |(i, _)| i);
-    let end = reply[at..]
-        .char_indices()
-        .nth(40)
-        .map_or(reply.len(), |(i, _)| at + i);
+    let w = window(reply, at, 40, 40);
     let flat = |s: &str| s.replace('\n', "⏎");
     format!(
         "{}{}⟦{}⟧{}",
-        if start > 0 { "…" } else { "" },
-        flat(&reply[start..at]),
-        flat(&reply[at..end]),
-        if end < reply.len() { "…" } else { "" }
+        if w.cut_before { "…" } else { "" },
+        flat(w.same),
+        flat(w.differs),
+        if w.cut_after { "…" } else { "" }
     )
 }
 

@@ -59,7 +59,7 @@ pub use verdict::{labels, summary, title, Kind, Noun, Said, Verdict};
 pub use workload::{hardware_key, model_key, workload_of, Workload};
 
 use crate::figures;
-use crate::record::{ResultRow, Run, Table};
+use crate::record::{ResultRow, Run, Setup, Table};
 use std::collections::{BTreeMap, HashMap};
 
 /// Input lengths and output lengths match when within this share of the
@@ -193,12 +193,7 @@ pub fn sides_of_run(
         if rows.is_empty() {
             continue;
         }
-        let engine_name = names.get(&setup.engine).cloned();
-        let name = match (&setup.label, &engine_name, &setup.version) {
-            (None, Some(e), Some(v)) => format!("{e} {v}"),
-            (None, Some(e), None) => e.clone(),
-            _ => setup.name(),
-        };
+        let (name, engine_name) = setup_name(setup, names);
         let mut side = Side::of_rows(
             format!("{prefix}{name}"),
             Some(setup.engine.clone()),
@@ -210,6 +205,61 @@ pub fn sides_of_run(
         side.engine_name = engine_name;
         side.setup = Some(i);
         out.push(side);
+    }
+    out
+}
+
+/// A setup's name as a side: its label, else its engine's name (`names`,
+/// by id) and version; and its engine's name.
+fn setup_name(setup: &Setup, names: &BTreeMap<String, String>) -> (String, Option<String>) {
+    let engine_name = names.get(&setup.engine).cloned();
+    let name = match (&setup.label, &engine_name, &setup.version) {
+        (None, Some(e), Some(v)) => format!("{e} {v}"),
+        (None, Some(e), None) => e.clone(),
+        _ => setup.name(),
+    };
+    (name, engine_name)
+}
+
+/// The accuracy sides of a run (issue 44): one for each setup with rows
+/// in its derived table `scores`, named as [`sides_of_run`] names them,
+/// each as a side without measurements (for the comparison's title and
+/// its list of sides) and as the scores and answers
+/// [`accuracy::compare`] sets side by side.
+pub fn accuracy_sides_of_run(
+    run: &Run,
+    prefix: &str,
+    names: &BTreeMap<String, String>,
+) -> Vec<(Side, accuracy::AccuracySide)> {
+    let table = |kind: &str| {
+        run.tables
+            .iter()
+            .find(|t| t.derived.as_deref() == Some(kind))
+    };
+    let Some(scores) = table("scores") else {
+        return Vec::new();
+    };
+    let answers = table("answers");
+    let mut out = Vec::new();
+    for (i, setup) in run.setups.iter().enumerate() {
+        let (name, engine_name) = setup_name(setup, names);
+        let name = format!("{prefix}{name}");
+        let acc =
+            accuracy::AccuracySide::of_tables(name.clone(), Some(scores), answers, &setup.name());
+        if acc.scores.is_empty() {
+            continue;
+        }
+        out.push((
+            Side {
+                name,
+                engine: Some(setup.engine.clone()),
+                engine_name,
+                version: setup.version.clone(),
+                setup: Some(i),
+                ..Side::default()
+            },
+            acc,
+        ));
     }
     out
 }

@@ -11,6 +11,7 @@
 
 use super::{ChangeRef, EngineIndex, Trends};
 use crate::checks::{Outcome, Verdict};
+use crate::compare::accuracy::{self as acc, AccuracyComparison};
 use crate::compare::{self, Cite, Comparison, Options, Side};
 use crate::record::{CompareOf, CompareSpec, Engine, Finding, Run, Site};
 use crate::urls;
@@ -30,6 +31,20 @@ pub struct Compared {
     pub runs: Vec<usize>,
     /// The comparison.
     pub result: Comparison,
+    /// Where its sides are two accuracy evaluations (issue 44) and no
+    /// result file of speed: their scores and answers compared.
+    pub accuracy: Option<AccuracyComparison>,
+}
+
+impl Compared {
+    /// Its verdict in a line, as lists show it: the accuracy comparison's
+    /// words where it is one, else [`compare::report::verdict`].
+    pub fn verdict(&self) -> String {
+        match &self.accuracy {
+            Some(a) => a.verdict.words.clone(),
+            None => compare::report::verdict(&self.result),
+        }
+    }
 }
 
 /// The runs of one engine version, and what changed since an earlier one.
@@ -186,7 +201,10 @@ pub(super) fn named(
         specs.extend(run.compare.iter().map(|c| (Some(r), c)));
     }
     for (owner, spec) in specs {
-        let (used, sides, metrics) = match &spec.of {
+        // The accuracy sides of the runs read, where two are and no side
+        // measured speed.
+        let mut accuracy_sides: Vec<(Side, acc::AccuracySide)> = Vec::new();
+        let (used, mut sides, metrics) = match &spec.of {
             CompareOf::Columns {
                 table,
                 by,
@@ -208,7 +226,12 @@ pub(super) fn named(
             CompareOf::Setups { setups, metrics } => {
                 let Some(r) = owner else { continue };
                 let mut sides = run_sides(runs, checks, r, "", &names);
+                accuracy_sides = compare::accuracy_sides_of_run(&runs[r], "", &names);
                 if !setups.is_empty() {
+                    accuracy_sides = setups
+                        .iter()
+                        .filter_map(|n| accuracy_sides.iter().find(|(s, _)| &s.name == n).cloned())
+                        .collect();
                     // In the order named: the first is the baseline.
                     sides = setups
                         .iter()
@@ -231,12 +254,24 @@ pub(super) fn named(
                         String::new()
                     };
                     sides.extend(run_sides(runs, checks, r, &prefix, &names));
+                    accuracy_sides
+                        .extend(compare::accuracy_sides_of_run(&runs[r], &prefix, &names));
                 }
                 compare::unique_names(&mut sides);
                 let metrics = compare::keep_metrics(metrics, &mut sides, &every);
                 (used, sides, metrics)
             }
         };
+        let accuracy = (sides.is_empty() && accuracy_sides.len() == 2).then(|| {
+            let (heads, mut two): (Vec<Side>, Vec<acc::AccuracySide>) =
+                accuracy_sides.into_iter().unzip();
+            sides = heads;
+            compare::unique_names(&mut sides);
+            for (s, a) in sides.iter().zip(two.iter_mut()) {
+                a.name = s.name.clone();
+            }
+            acc::compare(&two[0], &two[1])
+        });
         let opts = Options {
             stated_noise: spec.noise,
             stated_by: compare::Stated::Record,
@@ -256,6 +291,7 @@ pub(super) fn named(
             owner,
             runs: used,
             result,
+            accuracy,
         });
     }
     out

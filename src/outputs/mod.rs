@@ -9,6 +9,7 @@
 //!   `robots.txt`;
 //! - [`browse`]: the compact data the filters and "your version" fetch;
 //! - [`workloads`]: `workloads.json` and each workload's points as CSV;
+//! - here too: each accuracy comparison's changed replies as CSV;
 //! - here: the JSON Schemas of the record files, each run's CSV tables as
 //!   published data, and the stylesheets of highlighted code.
 //!
@@ -99,6 +100,16 @@ pub(crate) fn write<O: Output>(
             workloads::csv(model, w).as_bytes(),
         )?;
         n += 1;
+    }
+    // Every changed reply of each accuracy comparison, beside its page.
+    for c in &model.comparisons {
+        if let Some(a) = &c.accuracy {
+            out.write(
+                &urls::comparison_replies_csv(&c.spec.id),
+                crate::compare::accuracy_report::changed_csv(a).as_bytes(),
+            )?;
+            n += 1;
+        }
     }
     Ok(n)
 }

@@ -227,7 +227,7 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                     model,
                     path.clone(),
                     title.clone(),
-                    format!("{title}: {}", report::verdict(&cmp.result)),
+                    format!("{title}: {}", cmp.verdict()),
                     "compare",
                 ),
                 data: json!({
@@ -236,6 +236,7 @@ pub(super) fn list<'a>(cx: &'a Ctx<'a>, batch: &mut Batch<'a>) {
                     "owner": cmp.owner.map(|r| run_link(model, r)),
                     "runs": cmp.runs.iter().map(|&r| run_link(model, r)).collect::<Vec<_>>(),
                     "comparison": view(&cmp.result, model),
+                    "accuracy": cmp.accuracy.as_ref().map(|a| super::accuracy::view(a, &cmp.spec.id)),
                 }),
             }
         });
@@ -297,7 +298,7 @@ pub(super) fn listed(comparisons: &[Compared]) -> Vec<Value> {
                 "title": title_of(c),
                 "url": format!("{ROOT}{}", urls::comparison(&c.spec.id)),
                 "sides": c.result.sides.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
-                "verdict": report::verdict(&c.result),
+                "verdict": c.verdict(),
                 "fewer": !c.result.ran_fewer().is_empty(),
             })
         })

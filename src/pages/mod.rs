@@ -25,6 +25,7 @@
 //! Adding a kind of page is a file here, its template, and one line in
 //! [`write`].
 
+mod accuracy;
 mod batch;
 mod compare;
 mod engine;

@@ -204,7 +204,7 @@ pub(super) fn job(
                 serde_json::json!({
                     "title": c.spec.title,
                     "url": format!("{ROOT}{}", urls::comparison(&c.spec.id)),
-                    "verdict": crate::compare::report::verdict(&c.result),
+                    "verdict": c.verdict(),
                 })
             }).collect::<Vec<_>>(),
         }),

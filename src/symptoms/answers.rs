@@ -18,7 +18,7 @@
 use super::Outcome::{Absent, CannotTell, Shown};
 use super::{Detected, Symptom};
 use crate::checks::{Evidence, Place};
-use crate::compare::accuracy::{compare, AccuracySide, Answer, Score};
+use crate::compare::accuracy::{compare, AccuracySide, Score};
 use crate::compare::Kind;
 use crate::figures::number;
 use crate::record::Table;
@@ -68,55 +68,13 @@ fn table<'r>(ev: &Evidence<'r>, kind: &str) -> Option<&'r Table> {
 
 /// The scores and answers of setup `i`, as a side of a comparison.
 fn side(ev: &Evidence<'_>, i: usize) -> AccuracySide {
-    let name = ev.setup_name(Some(i));
     let own = ev.run.setups.get(i).map(|s| s.name()).unwrap_or_default();
-    let rows = |t: Option<&Table>| -> Vec<(Vec<String>, Vec<String>)> {
-        let Some(t) = t else { return Vec::new() };
-        let setup = t.header.iter().position(|h| h == "setup");
-        t.rows
-            .iter()
-            .filter(|r| setup.is_none_or(|s| r.get(s).is_some_and(|v| *v == own)))
-            .map(|r| (t.header.clone(), r.clone()))
-            .collect()
-    };
-    let get = |h: &[String], r: &[String], name: &str| {
-        h.iter()
-            .position(|x| x == name)
-            .and_then(|i| r.get(i))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let num = |h: &[String], r: &[String], name: &str| get(h, r, name).parse::<f64>().ok();
-    let scores = rows(table(ev, "scores"))
-        .iter()
-        .filter_map(|(h, r)| {
-            Some(Score {
-                task: get(h, r, "task"),
-                filter: get(h, r, "filter"),
-                metric: get(h, r, "metric"),
-                n_shot: num(h, r, "n_shot"),
-                value: num(h, r, "value")?,
-                stderr: num(h, r, "stderr"),
-                n: num(h, r, "n"),
-                higher_is_better: get(h, r, "higher_is_better") != "false",
-            })
-        })
-        .collect();
-    let answers = rows(table(ev, "answers"))
-        .iter()
-        .map(|(h, r)| Answer {
-            task: get(h, r, "task"),
-            question: get(h, r, "question"),
-            filter: get(h, r, "filter"),
-            reply: get(h, r, "reply"),
-            correct: num(h, r, "correct").map(|c| c > 0.0),
-        })
-        .collect();
-    AccuracySide {
-        name,
-        scores,
-        answers,
-    }
+    AccuracySide::of_tables(
+        ev.setup_name(Some(i)),
+        table(ev, "scores"),
+        table(ev, "answers"),
+        &own,
+    )
 }
 
 /// The reference's and setup `i`'s sides, when `i` is not the reference
