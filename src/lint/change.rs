@@ -106,20 +106,7 @@ pub fn sides(
         }
     }
     for side in &mut each {
-        let own = side.name.clone();
-        side.name = match side.engine.as_deref() {
-            Some(id) if id != UNKNOWN_ENGINE && !id.is_empty() => {
-                let engine = names.get(id).map_or(id, String::as_str);
-                match &side.version {
-                    Some(v) => format!("{engine} {v} ({own})"),
-                    None => format!("{engine} ({own})"),
-                }
-            }
-            _ => own,
-        };
-        for m in &mut side.measurements {
-            m.source = source.to_string();
-        }
+        name_by_engine(side, names, source);
     }
     let parse = |v: &Option<String>| v.as_deref().and_then(|v| Version::parse(v).ok());
     // One side per engine version, where the reports ran two or more;
@@ -184,5 +171,26 @@ fn version_name(side: &Side) -> String {
         (Some(e), Some(v)) => format!("{e} {v}"),
         (Some(e), None) => e,
         (None, _) => side.name.clone(),
+    }
+}
+
+/// Names `side` by its engine (as the site spells it, `names` by id) and
+/// version, its own name after them in brackets (`vLLM 0.30.0 (report 2)`),
+/// where the report named an engine; and sources each of its measurements
+/// by `source`. What `lint` and `compare` both say of a report's side.
+pub fn name_by_engine(side: &mut Side, names: &BTreeMap<String, String>, source: &str) {
+    let own = std::mem::take(&mut side.name);
+    side.name = match side.engine.as_deref() {
+        Some(id) if id != UNKNOWN_ENGINE && !id.is_empty() => {
+            let engine = names.get(id).map_or(id, String::as_str);
+            match &side.version {
+                Some(v) => format!("{engine} {v} ({own})"),
+                None => format!("{engine} ({own})"),
+            }
+        }
+        _ => own,
+    };
+    for m in &mut side.measurements {
+        m.source = source.to_string();
     }
 }

@@ -19,7 +19,7 @@
 //! none.
 
 use findings::audit::source::{Catalog, CatalogEngine};
-use findings::checks::{self, Verdict, UNKNOWN_ENGINE};
+use findings::checks::{self, Verdict};
 use findings::compare::{self, Cite, Comparison, Metric, Options, Side};
 use findings::load;
 use findings::record::Run;
@@ -266,20 +266,7 @@ fn named_sides(
 ) -> Vec<Side> {
     let mut sides = flagged_sides(run, "", metrics, names);
     for side in &mut sides {
-        let own = side.name.clone();
-        side.name = match side.engine.as_deref() {
-            Some(id) if id != UNKNOWN_ENGINE && !id.is_empty() => {
-                let engine = names.get(id).map_or(id, String::as_str);
-                match &side.version {
-                    Some(v) => format!("{engine} {v} ({own})"),
-                    None => format!("{engine} ({own})"),
-                }
-            }
-            _ => own,
-        };
-        for m in &mut side.measurements {
-            m.source = source.to_string();
-        }
+        findings::lint::change::name_by_engine(side, names, source);
     }
     sides
 }
