@@ -204,15 +204,7 @@ pub fn json(c: &AccuracyComparison) -> String {
         .collect();
     let out = json!({
         "sides": c.sides,
-        "verdict": {
-            "better": v.better,
-            "worse": v.worse,
-            "same": v.same,
-            "beyond_noise": v.beyond_noise,
-            "within_noise": v.within_noise,
-            "untested": v.untested,
-            "words": v.words,
-        },
+        "verdict": super::json::verdict(v),
         "scores": scores,
         "replies": c.unscored.iter().map(|u| json!({
             "task": u.task,

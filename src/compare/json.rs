@@ -18,8 +18,9 @@ fn span(s: Option<Span>) -> Value {
     s.map_or(Value::Null, |s| json!({"min": s.min, "max": s.max}))
 }
 
-/// The verdict as `docs/compare.md` fixes its keys.
-fn verdict(v: &Verdict) -> Value {
+/// The verdict as `docs/compare.md` fixes its keys (every comparison's
+/// JSON, accuracy's too, writes it here).
+pub(super) fn verdict(v: &Verdict) -> Value {
     json!({
         "better": v.better,
         "worse": v.worse,
