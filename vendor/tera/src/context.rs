@@ -358,6 +358,30 @@ pub fn dotted_pointer<'a>(value: &'a Value, pointer: &str) -> Option<&'a Value> 
     if pointer.is_empty() {
         return Some(value);
     }
+    // A plain path (patch 9): ASCII with none of the bytes that quote,
+    // escape or index, so PointerMachina's pieces are what lies between
+    // its dots (empty ones skipped), and none holds a `~` to unescape.
+    // Split here byte by byte; anything else takes PointerMachina.
+    let bytes = pointer.as_bytes();
+    if bytes.iter().all(|&b| b.is_ascii() && !matches!(b, b'"' | b'\'' | b'\\' | b'[' | b']' | b'~')) {
+        let mut target = value;
+        let mut start = 0;
+        for end in 0..=bytes.len() {
+            if end < bytes.len() && bytes[end] != b'.' {
+                continue;
+            }
+            if end > start {
+                let token = &pointer[start..end];
+                target = match target {
+                    Value::Object(map) => map.get(token)?,
+                    Value::Array(list) => list.get(parse_index(token)?)?,
+                    _ => return None,
+                };
+            }
+            start = end + 1;
+        }
+        return Some(target);
+    }
 
     PointerMachina::new(pointer).map(unescape_token).try_fold(value, |target, token| match target {
         Value::Object(map) => map.get(token.as_ref()),
@@ -371,7 +395,7 @@ pub fn dotted_pointer<'a>(value: &'a Value, pointer: &str) -> Option<&'a Value> 
 /// of every variable lookup.
 #[inline]
 pub(crate) fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
-    if token.contains('~') {
+    if token.as_bytes().contains(&b'~') {
         std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
     } else {
         std::borrow::Cow::Borrowed(token)

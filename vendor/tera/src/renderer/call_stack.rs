@@ -28,7 +28,10 @@ impl<'a> UserContext<'a> {
     }
 
     pub fn find_value_by_dotted_pointer(&self, pointer: &str) -> Option<&'a Value> {
-        let first = pointer.split('.').next().unwrap();
+        // The first `.`, byte by byte (patch 9): keys are short, and a
+        // char search costs a hundred instructions each time.
+        let dot = pointer.bytes().position(|b| b == b'.').unwrap_or(pointer.len());
+        let first = &pointer[..dot];
         let rest = &pointer[first.len() + 1..];
         self.inner.get(&crate::context::unescape_token(first)).and_then(|val| dotted_pointer(val, rest))
     }
