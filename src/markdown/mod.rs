@@ -293,11 +293,22 @@ fn render_part(body: &str, resolve: Resolver<'_>, section_only: bool) -> Rendere
                     open.push_str("\">\n");
                     section_open = true;
                 }
-                open.push_str(&format!("<h{n} id=\"{id}\">"));
+                // Pushed piece by piece: `format!` here cost more than the
+                // heading's text.
+                let digit = char::from(b'0' + n as u8);
+                open.push_str("<h");
+                open.push(digit);
+                open.push_str(" id=\"");
+                open.push_str(&id);
+                open.push_str("\">");
                 events[at] = Event::Html(CowStr::from(open));
-                events.push(Event::Html(CowStr::from(format!(
-                    " <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{n}>\n"
-                ))));
+                let mut close = String::with_capacity(80 + id.len());
+                close.push_str(" <a class=\"anchor\" href=\"#");
+                close.push_str(&id);
+                close.push_str("\" aria-label=\"Link to this section\">#</a></h");
+                close.push(digit);
+                close.push_str(">\n");
+                events.push(Event::Html(CowStr::from(close)));
             }
             Event::Start(Tag::Link {
                 link_type,
@@ -516,8 +527,20 @@ pub fn text_of(body: &str) -> BodyText {
     BodyText {
         first_paragraph: first.unwrap_or_default().trim().to_string(),
         all,
-        what_to_do: advice.split_whitespace().collect::<Vec<_>>().join(" "),
+        what_to_do: one_line(&advice),
     }
+}
+
+/// `text`'s words joined by single spaces, without a vector of them first.
+fn one_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    line
 }
 
 /// The "What to do" section of a body as one line of plain text (see
