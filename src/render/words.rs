@@ -78,17 +78,37 @@ const STOP: &[&str] = &[
 /// The words of lowercased `text`: runs of letters, digits and `.-_+/`,
 /// trimmed to start and end with a letter or digit (so versions and flags
 /// stay whole: `0.32.0`, `max-model-len`).
-pub(crate) fn words(lower: &str) -> Box<dyn Iterator<Item = &str> + '_> {
+pub(crate) fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
+    // Either iterator, not a boxed one: no call through a vtable for
+    // each word, and the search index's loop inlines the iterator's.
     if lower.is_ascii() {
-        return Box::new(ascii_words(lower));
+        return Words::Ascii(ascii_words(lower));
     }
     let is_word = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '+' | '/');
-    Box::new(
+    Words::Any(
         lower
             .split(move |c: char| !is_word(c))
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
             .filter(|w| !w.is_empty()),
     )
+}
+
+/// [`words`]' iterator: of ASCII text, a byte at a time, or of any text.
+enum Words<A, B> {
+    Ascii(A),
+    Any(B),
+}
+
+impl<'t, A: Iterator<Item = &'t str>, B: Iterator<Item = &'t str>> Iterator for Words<A, B> {
+    type Item = &'t str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'t str> {
+        match self {
+            Words::Ascii(a) => a.next(),
+            Words::Any(b) => b.next(),
+        }
+    }
 }
 
 /// The bytes of a word: letters, digits and `.-_+/` (see [`words`]).
@@ -154,14 +174,26 @@ pub(crate) fn body_words(text: &str, seen: &str, limit: usize) -> String {
     let mut taken: HashSet<&str, foldhash::fast::FixedState> =
         HashSet::with_capacity_and_hasher(512, Default::default());
     taken.extend(words(&seen));
+    new_words(words(&lower), taken, limit)
+}
+
+/// [`body_words`]' loop: the words of `words` not in `taken` (nor stop
+/// words, nor one character long), each once, joined within `limit` bytes.
+#[inline]
+fn new_words<'t>(
+    words: impl Iterator<Item = &'t str>,
+    mut taken: HashSet<&'t str, foldhash::fast::FixedState>,
+    limit: usize,
+) -> String {
+    let stop = stop_words();
     let mut out = String::new();
-    for w in words(&lower) {
+    for w in words {
         // A word met before is skipped before the stop words are looked
         // up: a body repeats its words, and a stop word, once taken, is
         // skipped as met. The same words come out.
         if (w.len() <= 4 && w.chars().nth(1).is_none())
             || !taken.insert(w)
-            || (w.len() <= STOP_LEN && stop_words().contains(w))
+            || (w.len() <= STOP_LEN && stop.contains(w))
         {
             continue;
         }
