@@ -57,12 +57,9 @@ impl<'s, 'o> Relativize<'s, 'o> {
     /// Passes on what is gathered, but for a tail that may be a cut marker
     /// unless this is the `last` of the page; that tail stays in `buf`.
     fn pass(&mut self, last: bool) -> Result<(), WriteError> {
-        static MARKER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
-            std::sync::OnceLock::new();
-        let finder = MARKER.get_or_init(|| memchr::memmem::Finder::new(ROOT.as_bytes()));
         let marker = ROOT.as_bytes();
         let mut rest = &self.buf[..];
-        while let Some(i) = finder.find(rest) {
+        while let Some(i) = find_marker(rest) {
             let before = &rest[..i];
             let starts_url = URL_STARTS
                 .iter()
@@ -99,6 +96,23 @@ impl<'s, 'o> Relativize<'s, 'o> {
         }
         self.pass(true)
     }
+}
+
+/// Where the root marker first starts in `hay`. A page holds one every
+/// few hundred bytes: its first byte (`@`, rare in HTML otherwise) found
+/// by `memchr` and the rest compared costs less than a substring search
+/// set up anew for each.
+fn find_marker(hay: &[u8]) -> Option<usize> {
+    let marker = ROOT.as_bytes();
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(marker[0], &hay[from..]) {
+        let i = from + k;
+        if hay[i..].starts_with(marker) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 /// Whether `recent` followed by `before` ends with `suffix`.
