@@ -20,7 +20,7 @@
 use crate::diagnostics::Diagnostics;
 use crate::incremental::Session;
 use crate::model::Model;
-use crate::render::cards::{prepare_all, FindingText, Prepared, SearchText};
+use crate::render::cards::{prepare_all, render_cards, FindingText, Prepared, SearchText};
 use crate::render::reuse::Reuse;
 use crate::render::templates::Templates;
 use crate::render::RenderError;
@@ -336,6 +336,8 @@ fn render_site<O: Output>(
     let texts: Vec<FindingText<'_>> = prepared.iter().map(Prepared::text).collect();
     let mut assets = outputs::write(model, &texts, search, out, reuse)?;
     drop(texts);
+    prepared.iter_mut().for_each(Prepared::drop_what_to_do);
+    render_cards(model, templates, &mut prepared)?;
     let written = pages::write(model, templates, &prepared, out, reuse)?;
     // Published run data: each CSV as it is.
     assets += outputs::write_run_data(model, root, out, reuse)?;

@@ -2,9 +2,9 @@
 //! summary, engines with their versions), made once per build.
 //!
 //! `prepare_all` takes the model and makes, for each finding, its `Card`
-//! (the data templates see), the card rendered by the site's `card` macro,
-//! and the plain texts that feeds, the JSON export and the search index
-//! need ([`FindingText`]). Bodies are only parsed here, never rendered:
+//! (the data templates see) and the plain texts that feeds, the JSON
+//! export and the search index need ([`FindingText`]); `render_cards`,
+//! once those are written, the card rendered by the site's `card` macro. Bodies are only parsed here, never rendered:
 //! pages render them when they are written, so no body's HTML is held for
 //! the whole build.
 
@@ -52,8 +52,10 @@ struct CardEngine {
 pub(crate) struct Prepared {
     pub(crate) card: Arc<Card>,
     /// The card rendered by the `card` macro, with `h3` and `h2` titles:
-    /// what `finding_card` returns to templates.
-    pub(crate) card_html: CardHtml,
+    /// what `finding_card` returns to templates. Rendered with the rest
+    /// when a rebuild may reuse the card; in a build that cannot, only
+    /// once the outputs are written (see [`render_cards`]).
+    pub(crate) card_html: Option<CardHtml>,
     /// When a rebuild may reuse pages ([`Reuse::enabled`]), a hash of all a
     /// list may show of the finding: its card and every field but the body
     /// (see `pages::finding`'s key); else 0.
@@ -97,6 +99,14 @@ impl Prepared {
         }
     }
 
+    /// Lets go of the "What to do" line once the outputs that show it (the
+    /// JSON export) are written: no page shows it, and 10,000 findings hold
+    /// 4 MiB of them through the pages. A rebuild under `serve` keeps its
+    /// own copy of the card (see [`Reuse::card`]), not this one.
+    pub(crate) fn drop_what_to_do(&mut self) {
+        self.what_to_do = Arc::from("");
+    }
+
     /// Takes the search texts (a kilobyte per finding) out of the card, for
     /// the search index alone: it drops them a chunk of findings at a time
     /// as it reads them, and pages do not need them.
@@ -120,15 +130,15 @@ pub struct SearchText {
 
 /// The cards and texts of every finding of `model`, in parallel, each
 /// reused from the last build when its file, the site's engines and the
-/// templates are the same. The templates' `finding_card` function returns
-/// the rendered cards from then on.
+/// templates are the same. The cards' HTML is handed to the templates by
+/// [`render_cards`].
 pub(crate) fn prepare_all(
     model: &Model,
     templates: &Templates,
     reuse: &Reuse<'_>,
 ) -> Result<Vec<Prepared>, RenderError> {
     let site = &model.site;
-    let prepared: Vec<Prepared> = model
+    model
         .findings
         .par_iter()
         .enumerate()
@@ -147,16 +157,49 @@ pub(crate) fn prepare_all(
                 prepare(model, templates, f, &observed, reuse.enabled())
             })
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// Renders the cards [`prepare_all`] left to render (in a build that no
+/// rebuild reuses), in parallel, and hands every card to the templates'
+/// `finding_card` function, for the pages. Called once the search index,
+/// feeds and JSON export are written, which need none of them: those
+/// outputs are the build's peak of memory, and 10,000 cards' HTML (11 MiB)
+/// held through them raised it by as much.
+pub(crate) fn render_cards(
+    model: &Model,
+    templates: &Templates,
+    prepared: &mut [Prepared],
+) -> Result<(), RenderError> {
+    prepared
+        .par_iter_mut()
+        .zip(model.findings.par_iter())
+        .try_for_each(|(p, f)| {
+            if p.card_html.is_none() {
+                p.card_html = Some(card_html(templates, &p.card, f)?);
+            }
+            Ok::<(), RenderError>(())
+        })?;
     templates.set_cards(
         model
             .findings
             .iter()
-            .zip(&prepared)
-            .map(|(f, p)| (f.id, p.card_html.clone()))
+            .zip(prepared.iter())
+            .filter_map(|(f, p)| Some((f.id, p.card_html.clone()?)))
             .collect(),
     );
-    Ok(prepared)
+    Ok(())
+}
+
+/// The card as lists show it, through the site's `card` macro.
+fn card_html(templates: &Templates, card: &Card, f: &Finding) -> Result<CardHtml, RenderError> {
+    templates
+        .card_titles(card)
+        .map_err(|message| RenderError::Template {
+            template: templates::CARD.to_string(),
+            page: urls::finding(&f.slug),
+            message,
+        })
 }
 
 /// For each engine entry of finding `i` (by index), the versions runs
@@ -221,7 +264,7 @@ fn prepare(
     templates: &Templates,
     f: &Finding,
     observed: &[(usize, Vec<String>)],
-    list_hash: bool,
+    reusable: bool,
 ) -> Result<Prepared, RenderError> {
     let markdown::BodyText {
         first_paragraph,
@@ -262,7 +305,7 @@ fn prepare(
     let (search_terms, search_words) =
         terms_and_words(model, f, &card.title_text, &summary_text, &body_text);
     drop(body_text);
-    let list_hash = if list_hash {
+    let list_hash = if reusable {
         // The record without its body (nor what comes of it, nor the field
         // positions, whose maps have no fixed order).
         let rest = Finding {
@@ -276,14 +319,13 @@ fn prepare(
     } else {
         0
     };
-    // The card as lists show it, through the site's `card` macro.
-    let card_html = templates
-        .card_titles(&card)
-        .map_err(|message| RenderError::Template {
-            template: templates::CARD.to_string(),
-            page: urls::finding(&f.slug),
-            message,
-        })?;
+    // A card a rebuild may reuse is kept whole, its HTML with it; else
+    // the HTML waits for `render_cards`.
+    let card_html = if reusable {
+        Some(card_html(templates, &card, f)?)
+    } else {
+        None
+    };
     Ok(Prepared {
         summary_text: summary_text.into(),
         what_to_do: what_to_do.into(),
