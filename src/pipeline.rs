@@ -355,7 +355,7 @@ fn render_site<O: Output>(
 /// Writes the built-in static files, then the site's own `static/` over them.
 fn copy_static(root: &Path, staging: &write::Staging<'_>) -> Result<usize, WriteError> {
     let mut n = 0;
-    for (name, text) in crate::assets::STATIC {
+    for (name, text) in crate::assets::shipped() {
         staging.write(name, text.as_bytes())?;
         n += 1;
     }

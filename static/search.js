@@ -16,7 +16,7 @@
 })(this, function () {
   "use strict";
 
-  var SCHEMA_VERSION = 2;
+  var SCHEMA_VERSION = 3;
   // Results shown at first, and added by each "Show more".
   var LIMIT = 20;
   // Runs and workloads shown at first, and added by each "Show more".
@@ -70,15 +70,62 @@
     return out;
   }
 
+  // The numbers of a word in a shard, written in base64's URL-safe
+  // letters, five bits a letter, lowest first, each letter but a number's
+  // last with its sixth bit set (src/outputs/search.rs, push_number).
+  var LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  var VALUE = {};
+  Array.from(LETTERS).forEach(function (c, k) { VALUE[c] = k; });
+  function postings(s) {
+    var out = [];
+    var n = 0;
+    var scale = 1;
+    for (var i = 0; i < s.length; i++) {
+      var d = VALUE[s.charAt(i)];
+      n += (d & 31) * scale;
+      if (d & 32) {
+        scale *= 32;
+      } else {
+        out.push(n);
+        n = 0;
+        scale = 1;
+      }
+    }
+    return out;
+  }
+
+  // The shard keys of a manifest's `keys`, a trie in one string: each
+  // letter extends the key it stands in; `~` after it, that key has no
+  // shard; `{...}` after it, the keys one letter longer (it was split).
+  function trie(s) {
+    var keys = Object.create(null);
+    var split = Object.create(null);
+    var at = [""];
+    var last = "";
+    Array.from(s).forEach(function (c) {
+      if (c === "{") {
+        split[last] = true;
+        at.push(last);
+      } else if (c === "}") {
+        at.pop();
+      } else if (c === "~") {
+        delete keys[last];
+      } else {
+        last = at[at.length - 1] + c;
+        keys[last] = true;
+      }
+    });
+    return { keys: keys, split: split };
+  }
+
   // The search of one index (the findings', or the runs' and workloads'):
-  // `spec` its manifest's keys, split keys and shard folder; `fieldNames`
+  // `spec` its manifest's keys and shard folder; `fieldNames`
   // the fields its numbers' bits stand for; `numbers` whether a number
   // typed finds the finding of that number.
   function indexOf(spec, fieldNames, load, numbers) {
-    var split = {};
-    var keys = {};
-    spec.split.forEach(function (k) { split[k] = true; });
-    spec.keys.forEach(function (k) { keys[k] = true; });
+    var t = trie(spec.keys);
+    var split = t.split;
+    var keys = t.keys;
     var shards = {};
 
     // The key of the shard that holds the words starting with `w`.
@@ -108,8 +155,8 @@
         Object.keys(s).forEach(function (x) {
           if (x.lastIndexOf(w, 0) !== 0) return;
           var id = 0;
-          s[x].forEach(function (n) {
-            id += Math.floor(n / 32);
+          postings(s[x]).forEach(function (n) {
+            id += Math.floor(n / 32) + 1;
             found[id] = (found[id] || 0) | (n % 32);
           });
         });
@@ -490,5 +537,5 @@
     });
   }
 
-  return { words: words, stem: stem, open: open, start: start, LIMIT: LIMIT };
+  return { words: words, stem: stem, trie: trie, postings: postings, open: open, start: start, LIMIT: LIMIT };
 });

@@ -440,6 +440,28 @@ fn rust_and_browser_agree_on_a_corpus_of_spellings() {
 
 // ------------------------------------------------------------------ search
 
+/// A word's numbers in a shard, as docs/json.md says they are written:
+/// base64's URL-safe letters, five bits each, lowest first, the sixth bit
+/// set on each letter but a number's last.
+fn numbers(letters: &str) -> Vec<u64> {
+    const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let (mut out, mut n, mut shift) = (Vec::new(), 0u64, 0);
+    for c in letters.chars() {
+        let d = LETTERS
+            .find(c)
+            .unwrap_or_else(|| panic!("{c:?} in {letters}")) as u64;
+        n |= (d & 31) << shift;
+        if d & 32 == 0 {
+            out.push(n);
+            (n, shift) = (0, 0);
+        } else {
+            shift += 5;
+        }
+    }
+    assert_eq!(shift, 0, "{letters} ends inside a number");
+    out
+}
+
 /// The search index of a built site, read back: each word with the
 /// findings it occurs in and the fields (bits in `fields` order).
 fn search_words(out: &Path) -> (serde_json::Value, BTreeMap<String, Vec<(u64, u64)>>) {
@@ -453,14 +475,14 @@ fn search_words(out: &Path) -> (serde_json::Value, BTreeMap<String, Vec<(u64, u6
         if path.is_dir() {
             continue;
         }
-        let shard: BTreeMap<String, Vec<u64>> =
+        let shard: BTreeMap<String, String> =
             serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         for (w, coded) in shard {
             let mut id = 0;
-            let postings = coded
+            let postings = numbers(&coded)
                 .iter()
                 .map(|n| {
-                    id += n / 32;
+                    id += n / 32 + 1;
                     (id, n % 32)
                 })
                 .collect();
@@ -479,7 +501,7 @@ fn search_index_holds_every_listed_finding() {
         let model = model_of(&root);
         let (_dir, out) = build_into(&root, &[]);
         let (manifest, words) = search_words(&out);
-        assert_eq!(manifest["schema_version"], 2);
+        assert_eq!(manifest["schema_version"], 3);
         assert_eq!(
             manifest["fields"],
             serde_json::json!(["title", "advice", "terms", "summary", "body"])
@@ -573,6 +595,49 @@ fn the_search_script_finds_by_number_title_version_and_body() {
         "a word's start finds it: {:?}",
         hits["cach"]
     );
+}
+
+#[test]
+fn the_search_script_reads_the_keys_as_the_build_writes_them() {
+    // The manifest names its shards as a trie (docs/json.md): read by the
+    // script, it names each shard file on disk and no other, and the
+    // example of docs/json.md reads as it says.
+    let (_dir, out) = build_into(&common::bundled(), &[]);
+    let script = r#"
+        var S = require(process.argv[1] + "/static/search.js");
+        var m = JSON.parse(require("fs").readFileSync(process.argv[2] + "/search-index.json", "utf8"));
+        var t = S.trie(m.keys), d = S.trie("0~{.{3}}a{b}p~{r{-e{f}}}");
+        console.log(JSON.stringify({ keys: Object.keys(t.keys).sort(), doc: Object.keys(d.keys).sort(),
+          split: Object.keys(d.split).filter(function (k) { return k.length > 1; }).sort() }));
+    "#;
+    let o = node()
+        .args(["-e", script, env!("CARGO_MANIFEST_DIR")])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got: BTreeMap<String, Vec<String>> = serde_json::from_slice(&o.stdout).unwrap();
+    let mut files: Vec<String> = std::fs::read_dir(out.join("search-index"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            let hex = p.file_stem().unwrap().to_str().unwrap().to_string();
+            let bytes: Vec<u8> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect();
+            String::from_utf8(bytes).unwrap()
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() > 100, "{files:?}");
+    assert_eq!(got["keys"], files);
+    assert_eq!(
+        got["doc"],
+        ["0.", "0.3", "a", "ab", "pr", "pr-", "pre", "pref"]
+    );
+    assert_eq!(got["split"], ["0.", "pr", "pre"]);
 }
 
 #[test]

@@ -235,3 +235,86 @@ fn a_workload_of_many_points_folds_its_table_into_one_row_a_version() {
     );
     assert_eq!(csv.matches("llama-b1002").count(), 46, "{csv}");
 }
+
+/// A `vllm bench serve --save-result` file of one run, as
+/// `bench/trends.py` writes them: 32 requests at once, 1,024 tokens in and
+/// 128 out, figures from `seed` (the same bytes on every run).
+fn bench_json(model: &str, seed: u64) -> String {
+    // A small linear congruential generator: a value in [0, 1) per call.
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (conc, prompts, n_in, n_out) = (32.0, 128.0, 1024.0, 128.0);
+    let tput = (800.0 + 400.0 * next()) * f64::sqrt(conc);
+    let duration = prompts * n_out / tput;
+    let (ttft, tpot) = (40.0 + 360.0 * next(), 8.0 + 32.0 * next());
+    serde_json::json!({
+        "date": "20260115-101530", "endpoint_type": "openai", "backend": "openai",
+        "label": null, "model_id": model, "tokenizer_id": model, "num_prompts": prompts,
+        "request_rate": "inf", "burstiness": 1.0, "max_concurrency": conc,
+        "duration": duration, "completed": prompts, "failed": 0,
+        "total_input_tokens": prompts * n_in, "total_output_tokens": prompts * n_out,
+        "request_throughput": prompts / duration, "request_goodput": null,
+        "output_throughput": tput, "total_token_throughput": tput * (n_in + n_out) / n_out,
+        "max_output_tokens_per_s": tput * 1.2, "max_concurrent_requests": conc,
+        "mean_ttft_ms": ttft, "median_ttft_ms": ttft, "std_ttft_ms": ttft / 10.0,
+        "p99_ttft_ms": ttft * 1.5, "mean_tpot_ms": tpot, "median_tpot_ms": tpot,
+        "std_tpot_ms": tpot / 10.0, "p99_tpot_ms": tpot * 1.3, "mean_itl_ms": tpot,
+        "median_itl_ms": tpot, "std_itl_ms": tpot / 10.0, "p99_itl_ms": tpot * 2.0,
+        "random_input_len": n_in, "random_output_len": n_out,
+    })
+    .to_string()
+}
+
+#[test]
+fn a_workload_of_200_points_stays_within_the_html_budget() {
+    // Issue 15's budget for any HTML file, 512 KiB, on a workload of 200
+    // runs of one vLLM setup over 80 versions (two or three runs a
+    // version), as `bench/trends.py`'s site has them: a page of six
+    // charts of 200 linked points each, and their tables.
+    let site = Site::copy_of("minimal");
+    for n in 0..200u64 {
+        let id = format!("bench-{n:05}");
+        let version = format!("0.{}.{}", 40 + n % 80 / 10, n % 10);
+        site.write(
+            &format!("data/runs/{id}/run.yaml"),
+            &format!(
+                "title: \"Sweep for {id}\"\ndate: 2026-01-{:02}\nsetups:\n  - engine: vllm\n    version: \"{version}\"\nmodel: \"mixtral-8x7b\"\nhardware: \"A100\"\nresults:\n  - path: raw/bench.json\ntables:\n  - derive: results\n    title: Results\n",
+                1 + n % 28
+            ),
+        );
+        site.write(
+            &format!("data/runs/{id}/raw/bench.json"),
+            &bench_json("mixtral-8x7b", n),
+        );
+    }
+    let (_dir, out) = build(&site);
+    let mut pages: Vec<(u64, String)> = std::fs::read_dir(out.join("workloads"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path().join("index.html");
+            let len = std::fs::metadata(&p).ok()?.len();
+            Some((len, p.display().to_string()))
+        })
+        .collect();
+    pages.sort();
+    let (largest, at) = pages.last().expect("a workload page");
+    let html = std::fs::read_to_string(at).unwrap();
+    // It is the page of the 200 points, with their six charts.
+    assert_eq!(html.matches("<svg xmlns").count(), 6, "{at}");
+    assert!(html.matches("href=\"../../runs/bench-").count() >= 6 * 200);
+    // Each point still links to its run and says its version, value and
+    // run.
+    assert!(html.contains("href=\"../../runs/bench-00123/\""), "{at}");
+    assert!(
+        html.contains("<title>vLLM 0.44.3: 5,091 tok/s, run bench-00123</title>"),
+        "{at}"
+    );
+    assert!(*largest < 512 * 1024, "{at}: {largest} bytes, over 512 KiB");
+}

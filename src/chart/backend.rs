@@ -29,6 +29,7 @@
 //! with [`super::text::text_width`] (no font files are read).
 
 mod document;
+mod markers;
 mod write;
 
 pub(super) use document::{document, Root};
@@ -119,6 +120,11 @@ pub(super) struct Parts {
     layer: Option<Layer>,
     /// The link the markers drawn now sit in: (href, label).
     link: Option<(String, String)>,
+    /// Whether its `<a>` is open.
+    link_open: bool,
+    /// The colour and stroke width the markers drawn now take from the
+    /// group around them.
+    paint: Option<(BackendColor, u32)>,
     grid: String,
     marks: String,
     axes: String,
@@ -148,7 +154,7 @@ impl Layers {
     pub(super) fn set(&self, layer: Layer) {
         let mut p = self.0.borrow_mut();
         p.flush_dots();
-        p.close_anchor();
+        p.close_paint();
         p.layer = Some(layer);
     }
 
@@ -156,14 +162,18 @@ impl Layers {
     /// `label` (on hover and to assistive technology).
     pub(super) fn link(&self, href: &str, label: &str) {
         let mut p = self.0.borrow_mut();
-        p.close_anchor();
-        let _ = write!(
-            p.markers,
-            "<a href=\"{}\" aria-label=\"{}\">",
-            escape_html(href),
-            escape_html(label)
-        );
+        p.end_link();
         p.link = Some((href.to_string(), label.to_string()));
+    }
+
+    /// The markers drawn next take `paint` (a colour and a stroke width)
+    /// from a group around them, until it is set again: a series' points.
+    pub(super) fn paint(&self, paint: Option<(BackendColor, u32)>) {
+        let mut p = self.0.borrow_mut();
+        match paint {
+            Some((c, w)) => p.open_paint(c, w),
+            None => p.close_paint(),
+        }
     }
 
     /// The dots and shapes of markers drawn next carry `class`.
@@ -173,11 +183,7 @@ impl Layers {
 
     /// Ends the link.
     pub(super) fn unlink(&self) {
-        let mut p = self.0.borrow_mut();
-        p.close_anchor();
-        if let Some((_, label)) = p.link.take() {
-            let _ = writeln!(p.markers, "<title>{}</title></a>", escape_html(&label));
-        }
+        self.0.borrow_mut().end_link();
     }
 }
 
@@ -238,38 +244,10 @@ impl Parts {
         }
     }
 
-    /// Opens the px frame of a marker centred at canvas x `x` (its share
-    /// of the width), unless one is open there.
-    fn anchor_at(&mut self, frame: &Frame, x: i32) {
-        if self.anchor == Some(x) {
-            return;
-        }
-        self.close_anchor();
-        let _ = write!(
-            self.markers,
-            "<svg x=\"{}\" width=\"1\" height=\"1\" overflow=\"visible\">",
-            frame.x(x)
-        );
-        self.anchor = Some(x);
-    }
-
-    fn flush_lines(&mut self) {
-        if let Some((d, attrs)) = self.lines.take() {
-            let _ = write!(self.markers, "<path{attrs} d=\"{d}\"/>");
-        }
-    }
-
     fn class_attr(&self) -> String {
         self.class
             .map(|c| format!(" class=\"{c}\""))
             .unwrap_or_default()
-    }
-
-    fn close_anchor(&mut self) {
-        self.flush_lines();
-        if self.anchor.take().is_some() {
-            self.markers.push_str("</svg>");
-        }
     }
 }
 
@@ -301,7 +279,7 @@ impl DrawingBackend for ColumnSvg {
     fn present(&mut self) -> Res {
         let mut p = self.parts.0.borrow_mut();
         p.flush_dots();
-        p.close_anchor();
+        p.close_paint();
         Ok(())
     }
 
@@ -412,15 +390,12 @@ impl DrawingBackend for ColumnSvg {
                     / 2;
                 p.anchor_at(&f, cx);
                 let mut d = String::new();
-                for (i, (x, y)) in pts.iter().enumerate() {
-                    let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, x - cx, y);
-                }
+                let around: Vec<(i32, i32)> = pts.iter().map(|&(x, y)| (x - cx, y)).collect();
+                markers::push_path(&mut d, &around);
                 let attrs = format!(
-                    "{} stroke=\"{}\"{} stroke-width=\"{}\"",
+                    "{}{}",
                     p.class_attr(),
-                    hex(c),
-                    opacity("stroke-opacity", c.alpha),
-                    style.stroke_width()
+                    p.stroke_attrs(c, style.stroke_width())
                 );
                 // Lines of one look around one centre are one path.
                 match &mut p.lines {
@@ -469,9 +444,10 @@ impl DrawingBackend for ColumnSvg {
                 let cx = (x0 + x1) / 2;
                 p.anchor_at(&f, cx);
                 p.flush_lines();
+                let none = if fill { p.no_stroke() } else { "" };
                 let _ = write!(
                     p.markers,
-                    "<rect x=\"{}\" y=\"{y0}\" width=\"{}\" height=\"{}\" {paint}/>",
+                    "<rect x=\"{}\" y=\"{y0}\" width=\"{}\" height=\"{}\" {paint}{none}/>",
                     x0 - cx,
                     x1 - x0,
                     y1 - y0
@@ -534,23 +510,32 @@ impl DrawingBackend for ColumnSvg {
                 p.anchor_at(&f, center.0);
                 p.flush_lines();
                 let class = p.class_attr();
-                let _ = write!(
-                    p.markers,
-                    "<circle{class} cy=\"{}\" r=\"{radius}\" ",
-                    center.1
-                );
-                if fill {
-                    let _ = write!(p.markers, "{}/>", Paint(c, style.stroke_width(), true));
-                } else {
-                    // A hollow point is a link too: its inside takes the
-                    // pointer (`transparent`, not `none`).
-                    let _ = write!(
-                        p.markers,
-                        "fill=\"transparent\" stroke=\"{}\"{} stroke-width=\"{}\"/>",
-                        hex(c),
-                        opacity("stroke-opacity", c.alpha),
-                        style.stroke_width()
-                    );
+                let w = style.stroke_width();
+                match p.dot_radius(c, radius).filter(|_| fill) {
+                    // A dot of its group's colour: the group's stroke,
+                    // half of it outside, makes up its radius.
+                    Some(r) => {
+                        let _ = write!(p.markers, "<circle{class} cy=\"{}\" r=\"{r}\"/>", center.1);
+                    }
+                    None if fill => {
+                        let none = p.no_stroke();
+                        let _ = write!(
+                            p.markers,
+                            "<circle{class} cy=\"{}\" r=\"{radius}\" {}{none}/>",
+                            center.1,
+                            Paint(c, w, true)
+                        );
+                    }
+                    None => {
+                        // A hollow point is a link too: its inside takes
+                        // the pointer (`transparent`, not `none`).
+                        let attrs = p.stroke_attrs(c, w);
+                        let _ = write!(
+                            p.markers,
+                            "<circle{class} cy=\"{}\" r=\"{radius}\" fill=\"transparent\"{attrs}/>",
+                            center.1
+                        );
+                    }
                 }
             }
         }
@@ -596,8 +581,12 @@ impl DrawingBackend for ColumnSvg {
             Layer::Markers | Layer::Marks => p.class_attr(),
             _ => String::new(),
         };
+        let none = match layer {
+            Layer::Markers => p.no_stroke(),
+            _ => "",
+        };
         let el = format!(
-            "<polygon{class} points=\"{d}\" fill=\"{}\"{}/>",
+            "<polygon{class} points=\"{d}\" fill=\"{}\"{}{none}/>",
             hex(c),
             opacity("fill-opacity", c.alpha)
         );

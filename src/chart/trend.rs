@@ -394,10 +394,18 @@ fn plot(
     }
 
     // The points over everything, each with its whisker, in px around its
-    // centre; each a link where it has one.
+    // centre; each a link where it has one. A series at a time, left to
+    // right, its colour and stroke given once to all its points.
     layers.set(Layer::Markers);
-    for p in &c.points {
+    let mut order: Vec<&Mark> = c.points.iter().collect();
+    order.sort_by_key(|p| (p.series, p.cat));
+    let mut painted = None;
+    for p in order {
         let color = c.series[p.series].1;
+        if painted != Some(p.series) {
+            layers.paint(Some((color.to_backend_color(), 2)));
+            painted = Some(p.series);
+        }
         if let Some((href, label)) = p.link {
             layers.link(href, label);
         }
@@ -436,7 +444,9 @@ fn plot(
                     root.draw(&Circle::new((px, py), 4, color.stroke_width(2)))?;
                 }
                 (None, false) => {
-                    layers.class(Some("plot-point"));
+                    // The plain point, a chart's most: no class of its
+                    // own (its link is the point).
+                    layers.class(None);
                     root.draw(&Circle::new((px, py), 3, color.filled()))?;
                 }
             }

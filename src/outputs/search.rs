@@ -15,16 +15,25 @@
 //! `search-index.json`, the manifest:
 //!
 //! ```json
-//! {"schema_version":2,"fields":["title","advice","terms","summary","body"],
-//!  "count":20,"keys":["0.","ab",…,"pr","pre","pref",…],"split":["pr","pre"],
-//!  "shards":"search-index/"}
+//! {"schema_version":3,"fields":["title","advice","terms","summary","body"],
+//!  "count":20,"keys":"0~{.}a~{b}…p~{r{e{f…}…}…}","shards":"search-index/"}
 //! ```
 //!
+//! `keys` names every shard's key, as a trie in one string ([`trie`]):
+//! each letter extends the key of the letters it stands in, `~` after it
+//! says that key has no shard of its own (a first letter, of no word
+//! alone), and `{…}` after it hold the keys one letter longer, which are
+//! there because it was split. At 10,000 findings this is 4 KB, where a
+//! list of the keys and of the split ones was 22.
+//!
 //! `search-index/<key>.json`, a shard, named by its key's UTF-8 bytes in
-//! hexadecimal (`707265.json` for `pre`): `{"<word>": [n, …]}`, each
-//! finding that has the word as one number `(id − previous id) × 32 +
+//! hexadecimal (`707265.json` for `pre`): `{"<word>": "<numbers>"}`, each
+//! finding that has the word as one number `(id − previous id − 1) × 32 +
 //! fields`, ids ascending, `fields` a bit per field in the manifest's
-//! order. A split key's own shard holds only the word equal to the key.
+//! order, each number in letters of base64 ([`push_number`]: `B` is 1,
+//! F1 in its title; `jC` is 67, two findings on in its title and
+//! advice). A split key's own shard holds only the word equal to the
+//! key.
 //! The search script (`static/search.js`) finds every word that starts
 //! with each word typed and ranks by where they matched.
 //!
@@ -44,7 +53,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 /// The version of the index format; the script checks it.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The fields a word is found in, in the order of their bits.
 pub const FIELDS: [&str; 5] = ["title", "advice", "terms", "summary", "body"];
@@ -57,16 +66,15 @@ const KEY_CHARS: usize = 2;
 
 /// `search-index.json`.
 #[derive(Serialize)]
-struct Manifest<'a> {
+struct Manifest {
     schema_version: u32,
     fields: [&'static str; 5],
     /// How many findings are indexed.
     count: usize,
-    /// The key of every shard, sorted: a word whose key is not here is in
-    /// no finding, and nothing is fetched for it.
-    keys: Vec<&'a str>,
-    /// The keys that were split, sorted.
-    split: Vec<&'a str>,
+    /// The key of every shard and which were split, as a [`trie`]: a
+    /// word whose key is not here is in no finding, and nothing is
+    /// fetched for it.
+    keys: String,
     /// The folder of the shards, from the site root.
     shards: &'static str,
     /// The index of the runs and the workloads, where the site has any.
@@ -161,17 +169,54 @@ pub(crate) fn write<O: Output>(
         schema_version: SCHEMA_VERSION,
         fields: FIELDS,
         count: model.listed().count(),
-        keys: keys.iter().map(|(k, _)| k.as_str()).collect(),
-        split: keys
-            .iter()
-            .filter(|(_, split)| *split)
-            .map(|(k, _)| k.as_str())
-            .collect(),
+        keys: trie(&keys),
         shards: urls::SEARCH_SHARDS,
         docs,
     };
     out.write(urls::SEARCH_INDEX, &super::export::to_bytes(&manifest))?;
     Ok(1 + keys.len() + written)
+}
+
+/// A letter of the keys' trie: whether its key has a shard, whether it
+/// was split, and the letters after it.
+#[derive(Default)]
+struct Node {
+    key: bool,
+    split: bool,
+    next: BTreeMap<char, Node>,
+}
+
+/// Shard keys (each with whether it was split) as one string: the trie
+/// of their letters, in order, each letter followed by `~` where its key
+/// has no shard and by `{…}` (the letters after it) where it has any or
+/// was split. `{`, `}` and `~` are in no word ([`words`]), so the string
+/// reads back without escapes (`static/search.js`, `trie`).
+pub(super) fn trie(keys: &[(String, bool)]) -> String {
+    let mut root = Node::default();
+    for (k, split) in keys {
+        let mut node = &mut root;
+        for c in k.chars() {
+            node = node.next.entry(c).or_default();
+        }
+        node.key = true;
+        node.split = *split;
+    }
+    fn push(out: &mut String, node: &Node) {
+        for (c, n) in &node.next {
+            out.push(*c);
+            if !n.key {
+                out.push('~');
+            }
+            if n.split || !n.next.is_empty() {
+                out.push('{');
+                push(out, n);
+                out.push('}');
+            }
+        }
+    }
+    let mut out = String::new();
+    push(&mut out, &root);
+    out
 }
 
 /// A hash map with foldhash: the standard SipHash was a third of the
@@ -382,40 +427,53 @@ pub(super) fn shard(postings: &Postings, write: &mut WriteShard<'_>) -> Result<(
 /// decides whether a shard is split (serializing every candidate shard to
 /// measure it was most of the index's time).
 fn entry_size(word: &str, postings: &Coded) -> usize {
-    let digits = |mut n: u64| {
-        let mut d = 1;
-        while n >= 10 {
-            n /= 10;
-            d += 1;
-        }
-        d
-    };
-    let numbers: usize = postings.numbers().map(|n| digits(n) + 1).sum();
+    let numbers: usize = postings.numbers().map(|n| letters(written(n))).sum();
     // The word as a JSON string (words rarely need an escape, but count
-    // it as written), a colon, brackets and a comma after the entry.
+    // it as written), a colon, the numbers' quotes and a comma after the
+    // entry.
     let quoted = if word.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
         serde_json::to_string(word).map_or(word.len() + 2, |s| s.len())
     } else {
         word.len() + 2
     };
-    quoted + numbers + 3
+    quoted + numbers + 4
 }
 
-/// Appends `n` in decimal: what `write!(out, "{n}")` writes, without the
-/// formatting machinery (a shard of a big site holds a few hundred
-/// thousand numbers).
-fn push_number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// The letters a shard writes its numbers in: base64's, the URL-safe
+/// ones, none of which a JSON string escapes.
+const LETTERS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// A finding's number as a shard writes it, `(id − previous id − 1) ×
+/// 32 + fields`: one finding less than [`Coded`] counts, as ids only
+/// ascend (a word in every finding is one letter a finding).
+fn written(n: u64) -> u64 {
+    n.saturating_sub(32)
+}
+
+/// How many letters [`push_number`] writes `n` in.
+fn letters(mut n: u64) -> usize {
+    let mut k = 1;
+    while n >= 32 {
+        n >>= 5;
+        k += 1;
     }
-    out.extend_from_slice(&digits[at..]);
+    k
+}
+
+/// Appends `n` as letters of [`LETTERS`], five bits a letter, the lowest
+/// first, each letter but the last with its sixth bit (32) set: `33` is
+/// `hB`. Two letters for most findings of a word, where its decimal
+/// digits and a comma took three or four.
+fn push_number(out: &mut Vec<u8>, mut n: u64) {
+    loop {
+        let d = (n & 31) as usize;
+        n >>= 5;
+        if n == 0 {
+            out.push(LETTERS[d]);
+            return;
+        }
+        out.push(LETTERS[d | 32]);
+    }
 }
 
 /// A shard's file: each of `ws` with its findings, delta-coded, written
@@ -430,14 +488,11 @@ fn shard_bytes(postings: &Postings, ws: &[usize]) -> Vec<u8> {
             out.push(b',');
         }
         let _ = serde_json::to_writer(&mut out, &**w);
-        out.extend_from_slice(b":[");
-        for (j, n) in coded.numbers().enumerate() {
-            if j > 0 {
-                out.push(b',');
-            }
-            push_number(&mut out, n);
+        out.extend_from_slice(b":\"");
+        for n in coded.numbers() {
+            push_number(&mut out, written(n));
         }
-        out.push(b']');
+        out.push(b'"');
     }
     out.extend_from_slice(b"}\n");
     out
@@ -484,6 +539,28 @@ mod tests {
     }
 
     #[test]
+    fn the_keys_are_one_trie() {
+        let keys: Vec<(String, bool)> = [
+            ("0.", true),
+            ("0.3", false),
+            ("a", false),
+            ("ab", false),
+            ("pr", true),
+            ("pr-", false),
+            ("pre", true),
+            ("pref", false),
+            ("éc", false),
+        ]
+        .iter()
+        .map(|&(k, s)| (k.to_string(), s))
+        .collect();
+        assert_eq!(trie(&keys), "0~{.{3}}a{b}p~{r{-e{f}}}é~{c}");
+        // A split key all of whose words were split off still says so.
+        let keys = [("pr".to_string(), true)];
+        assert_eq!(trie(&keys), "p~{r{}}");
+    }
+
+    #[test]
     fn postings_keep_their_numbers() {
         let p = [(1, 1), (2, 31), (1_000, 16), (u32::MAX, 3)];
         let expected: Vec<u64> = vec![33, 63, 998 * 32 + 16, u64::from(u32::MAX - 1_000) * 32 + 3];
@@ -511,10 +588,12 @@ mod tests {
         );
         assert!(keys.contains(&("ru", false)), "{keys:?}");
         let pre = shards.iter().find(|s| s.key == "pre").unwrap();
-        assert_eq!(String::from_utf8_lossy(&pre.bytes), "{\"pre\":[97]}\n");
+        // F3 in the title: 2×32+1, 65, is `hC` (1 + 32, then 2).
+        assert_eq!(String::from_utf8_lossy(&pre.bytes), "{\"pre\":\"hC\"}\n");
         let ru = shards.iter().find(|s| s.key == "ru").unwrap();
-        // F1 in the title (1), F4 in the title and advice (3): 1×32+1, 3×32+3.
-        assert_eq!(String::from_utf8_lossy(&ru.bytes), "{\"run\":[33,99]}\n");
+        // F1 in the title (1), F4 in the title and advice (3): 0×32+1,
+        // 2×32+3: 1 and 67, `B` and `jC`.
+        assert_eq!(String::from_utf8_lossy(&ru.bytes), "{\"run\":\"BjC\"}\n");
         // Every word is in exactly one shard.
         for w in p.keys() {
             let n = shards
@@ -549,26 +628,28 @@ mod tests {
     }
 
     #[test]
-    fn numbers_and_sizes_are_written_as_serde_and_fmt_write_them() {
-        for n in [
-            0,
-            7,
-            10,
-            99,
-            100,
-            12345,
-            u64::from(u32::MAX) * 32 + 31,
-            u64::MAX,
+    fn numbers_and_sizes_are_written_as_the_script_reads_them() {
+        for (n, written) in [
+            (0, "A"),
+            (31, "f"),
+            (32, "gB"),
+            (33, "hB"),
+            (99, "jD"),
+            (1023, "_f"),
+            (1024, "ggB"),
+            (u64::from(u32::MAX) * 32 + 31, "_______D"),
+            (u64::MAX, "____________P"),
         ] {
             let mut out = Vec::new();
             push_number(&mut out, n);
-            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+            assert_eq!(String::from_utf8(out).unwrap(), written, "{n}");
+            assert_eq!(letters(n), written.len(), "{n}");
         }
         for w in ["kv", "a\"b", "back\\slash", "tab\there", "é"] {
             let json = serde_json::to_string(w).unwrap();
             assert_eq!(
                 entry_size(w, &coded(&[(1, 1)])),
-                json.len() + "33".len() + 1 + 3,
+                json.len() + "B".len() + 4,
                 "{w}"
             );
         }

@@ -8,7 +8,7 @@
 //! manifest names them under `docs`:
 //!
 //! ```json
-//! "docs": {"count": 31, "keys": ["0.", …], "split": [], "per": 64,
+//! "docs": {"count": 31, "keys": "0~{.}…", "per": 64,
 //!          "shards": "search-index/docs/", "entries": "search-index/entries/"}
 //! ```
 //!
@@ -34,8 +34,8 @@ const TERMS: u8 = 1 << 2;
 #[derive(Serialize)]
 pub(super) struct DocsManifest {
     count: usize,
-    keys: Vec<String>,
-    split: Vec<String>,
+    /// The shards' keys, as a trie ([`super::search::trie`]).
+    keys: String,
     per: usize,
     shards: &'static str,
     entries: &'static str,
@@ -190,12 +190,7 @@ pub(super) fn write<O: Output>(
     Ok((
         Some(DocsManifest {
             count: docs.len(),
-            split: keys
-                .iter()
-                .filter(|(_, s)| *s)
-                .map(|(k, _)| k.clone())
-                .collect(),
-            keys: keys.into_iter().map(|(k, _)| k).collect(),
+            keys: super::search::trie(&keys),
             per: PER,
             shards: urls::SEARCH_DOC_SHARDS,
             entries: urls::SEARCH_ENTRIES,

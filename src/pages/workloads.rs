@@ -200,10 +200,14 @@ fn chart_of(
         .map(|(i, p)| {
             let run = &model.runs[t.run_of(p.source)];
             let (value, noise) = point_words(p, unit, &together);
-            let mut label = format!(
-                "{} {}: {value}, {noise}, run {}",
-                f.trend.series[p.series].engine_name, p.version, run.id
-            );
+            let engine = &f.trend.series[p.series].engine_name;
+            // A single measurement has no noise to say (nor a whisker):
+            // its label is its value and its run.
+            let mut label = if p.n == 1 && p.std.is_none() {
+                format!("{engine} {}: {value}, run {}", p.version, run.id)
+            } else {
+                format!("{engine} {}: {value}, {noise}, run {}", p.version, run.id)
+            };
             if !p.flags.is_empty() {
                 let marks: Vec<&str> = p.flags.iter().map(|f| f.mark.as_str()).collect();
                 label.push_str(&format!(", flagged: {}", marks.join(", ")));

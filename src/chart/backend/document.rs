@@ -32,7 +32,7 @@ pub(in crate::chart) struct Root<'a> {
 pub(in crate::chart) fn document(frame: &Frame, layers: &Layers, root: &Root) -> String {
     let mut p = layers.0.borrow_mut();
     p.flush_dots();
-    p.close_anchor();
+    p.close_paint();
     let plot_h = frame.bottom - frame.top;
     let widths = match root.max_width {
         Some(max) => format!("min-width: {}px; max-width: {max}px", root.min_width),

@@ -174,7 +174,7 @@ fn whiskers_have_caps_wider_than_their_dot() {
     // A whisker of ±0.06 is under a pixel; its caps, 14 px across, still
     // show beside its 6 px dot.
     assert!(svg.contains("<path class=\"plot-noise\""), "{svg}");
-    assert!(svg.contains("M-7 ") && svg.contains("L7 "), "{svg}");
+    assert!(svg.contains("M-7 ") && svg.contains("H7"), "{svg}");
     assert_eq!(
         svg.matches("class=\"plot-noise\"").count(),
         12,
@@ -185,9 +185,15 @@ fn whiskers_have_caps_wider_than_their_dot() {
         2,
         "a band a series"
     );
-    assert!(svg.contains("<circle class=\"plot-point\" cy="), "{svg}");
-    // Each point links to its run, and the flagged one is hollow.
+    // A plain dot of its series' colour: 2 px and the 2 px stroke its
+    // series' group gives it, 3 px in all, as plotters asked.
+    assert!(svg.contains("<g stroke=\"#E69F00\" fill=\"#E69F00\" stroke-width=\"2\">"));
+    assert!(svg.contains("<circle cy=\"128\" r=\"2\"/>"), "{svg}");
+    // Each point links to its run, named once, by its title.
     assert_eq!(svg.matches("<a href=\"/runs/").count(), 12);
+    assert_eq!(svg.matches("</title></a>").count(), 12);
+    assert!(!svg.contains("aria-label="), "{svg}");
+    // The flagged one is hollow.
     assert_eq!(svg.matches("class=\"plot-point plot-flagged\"").count(), 1);
 }
 
