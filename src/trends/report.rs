@@ -128,10 +128,16 @@ fn rows(
 }
 
 /// A point's value and noise: `1,577.96 tok/s (±12.64)`, `605 tok/s
-/// (600–610, 2 runs)`.
+/// (600–610, 2 runs)`; an accuracy score with its 95% interval, `78.0%
+/// (95% interval 75.8–80.2)`.
 pub(super) fn value_words(p: &Point, unit: Option<&str>, at: &Together) -> String {
     let v = at.with_unit(p.value, unit);
     match (p.n, p.std) {
+        (1, Some(_)) if unit == Some(figures::FRACTION) => format!(
+            "{v} (95% interval {}–{})",
+            at.number(p.low, unit),
+            at.number(p.high, unit)
+        ),
         (1, Some(s)) => format!("{v} (±{})", at.number(s, unit)),
         (1, None) => v,
         (n, _) => format!(
