@@ -153,3 +153,50 @@ fn a_run_page_leads_with_its_scores() {
         "{chart}"
     );
 }
+
+/// `findings compare` given the ids of two accuracy runs of a site
+/// (`tests/fixtures/accuracy/`, imported from the two logs above) compares
+/// their scores, question by question, exactly as comparing their files
+/// does: the same table and JSON, the sides named by their setups.
+#[test]
+fn run_ids_of_accuracy_runs_compare_as_their_files() {
+    let site = Site::copy_of("accuracy");
+    let by_id = site.run(&["compare", "acc-a", "acc-b"]);
+    assert_eq!(by_id.code, 0, "{}", by_id.stderr);
+    let by_file = run_from(
+        site.root(),
+        &[
+            "compare",
+            &format!("data/runs/acc-a/raw/{A}"),
+            &format!("data/runs/acc-b/raw/{B}"),
+        ],
+    );
+    assert_eq!(by_file.code, 0, "{}", by_file.stderr);
+    // Alike but for the sides' names (and the header's widths, which
+    // follow them).
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("task filter metric"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        body(&by_id.stdout),
+        body(
+            &by_file
+                .stdout
+                .replace(A, "vLLM 0.29")
+                .replace(B, "vLLM 0.30")
+        )
+    );
+    assert!(
+        by_id.stdout.starts_with("vLLM 0.30 against vLLM 0.29: both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right)"),
+        "{}",
+        by_id.stdout
+    );
+    let json = site.run(&["compare", "acc-a", "acc-b", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let paired = &v["scores"][0]["paired"];
+    assert_eq!(paired["questions"], 6, "{}", json.stdout);
+    assert_eq!(paired["right_to_wrong"], 2, "{}", json.stdout);
+}
