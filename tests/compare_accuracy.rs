@@ -200,3 +200,40 @@ fn run_ids_of_accuracy_runs_compare_as_their_files() {
     assert_eq!(paired["questions"], 6, "{}", json.stdout);
     assert_eq!(paired["right_to_wrong"], 2, "{}", json.stdout);
 }
+
+/// Import puts the settings of lm_eval's `model_args` that change what a
+/// model answers (`kv_cache_dtype`, the speculative settings) into the
+/// setup's flags (issue 44): a trend then tells a run with them from one
+/// without ("other launch flags"), and a second file of one setup with
+/// other flags is refused.
+#[test]
+fn import_puts_the_answer_settings_of_model_args_into_the_flags() {
+    let site = Site::copy_of("minimal");
+    let dir = std::fs::canonicalize(evals()).unwrap();
+    let file = dir.join("results_0.4.json");
+    let r = site.run(&["import", "acc", file.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = site.read("data/runs/acc/run.yaml");
+    assert!(
+        yaml.contains("  - label: vLLM 0.11.2\n    engine: vllm\n    version: \"0.11.2\"\n    flags: \"kv_cache_dtype=fp8, speculative_config={\\\"method\\\":\\\"ngram\\\",\\\"num_speculative_tokens\\\":5}\"\n"),
+        "{yaml}"
+    );
+    // The same setup, other flags: refused, nothing written.
+    let other = site.path("other.json");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&file).unwrap().replace(
+            "\"kv_cache_dtype\": \"fp8\"",
+            "\"kv_cache_dtype\": \"auto\"",
+        ),
+    )
+    .unwrap();
+    let r = site.run(&["import", "acc", other.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("the run has a setup named \"vLLM 0.11.2\" already, with the flags kv_cache_dtype=fp8, speculative_config={\"method\":\"ngram\",\"num_speculative_tokens\":5}; this file records kv_cache_dtype=auto, speculative_config={\"method\":\"ngram\",\"num_speculative_tokens\":5}: name the new one with --setup"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(site.read("data/runs/acc/run.yaml"), yaml);
+}
