@@ -126,8 +126,8 @@ fn a_run_page_leads_with_its_scores() {
     let tables = page.find("Headline figures").unwrap_or(page.len());
     assert!(scores < tables, "the scores lead");
     assert!(page.contains(
-        "<tr><td>gsm8k</td><td>flexible-extract</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.78</td><td class=\"num\">0.7576–0.8024</td><td class=\"num\">1319</td></tr>"
-    ), "the interval of an N/A stderr comes from the questions");
+        "<tr><td>gsm8k</td><td>flexible-extract</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.78</td><td class=\"num\">0.7568–0.8015</td><td class=\"num\">1319</td></tr>"
+    ), "the interval of an N/A stderr comes from the questions: Wilson's score interval");
     assert!(page.contains(
         "<tr><td>gsm8k</td><td>strict-match</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.25</td><td class=\"num\">0.2261–0.2739</td><td class=\"num\">1319</td></tr>"
     ));
@@ -139,9 +139,9 @@ fn a_run_page_leads_with_its_scores() {
         .expect("a scores chart")..];
     let chart = &chart[..chart.find("</figure>").unwrap()];
     assert!(chart.contains(
-        "<desc id=\"scores-acc-desc\">Scores of vLLM 0.11.2 under lm-evaluation-harness, Qwen3-8B by setup, each with its 95% interval: gsm8k, flexible-extract, exact_match on vLLM 0.11.2 78% (75.76–80.24%); gsm8k, strict-match, exact_match on vLLM 0.11.2 25% (22.61–27.39%); mmlu, acc on vLLM 0.11.2 61% (61–61%); mmlu_stem, acc on vLLM 0.11.2 52% (50.43–53.57%).</desc>"
+        "<desc id=\"scores-acc-desc\">Scores of vLLM 0.11.2 under lm-evaluation-harness, Qwen3-8B by setup, each with its 95% interval: gsm8k, flexible-extract, exact_match on vLLM 0.11.2 78% (75.68–80.15%); gsm8k, strict-match, exact_match on vLLM 0.11.2 25% (22.61–27.39%); mmlu, acc on vLLM 0.11.2 61% (61–61%); mmlu_stem, acc on vLLM 0.11.2 52% (50.43–53.57%).</desc>"
     ), "{chart}");
-    // A whisker from 75.76% to 80.24% and its dot, per share.
+    // A whisker from 75.68% to 80.15% and its dot, per share.
     assert_eq!(
         chart.matches("<path class=\"plot-interval\"").count(),
         4,
