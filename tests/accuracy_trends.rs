@@ -40,8 +40,8 @@ fn trends_lists_the_accuracy_workloads_in_the_words_of_every_trend() {
     for want in [
         "Qwen3-8B · gsm8k strict-match exact_match · 5-shot",
         "  3 changes between versions: worse on 1 of 3 beyond noise (score −8% on vLLM 0.30 against 0.29); 1 within noise (score +0.4% on vLLM 0.31 against 0.30); the same on 1.",
-        "    0.30     70.000% (95% interval 67.530–72.470)  acc-030        −8% worse, beyond noise (±5.5%)",
-        "    0.31     70.400% (95% interval 67.930–72.870)  acc-031        +0.4%, within noise (±5.7%)",
+        "    0.30     70.00% (95% interval 67.53–72.47)  acc-030        −8% worse, beyond noise (±5.5%)",
+        "    0.31     70.40% (95% interval 67.93–72.87)  acc-031        +0.4%, within noise (±5.7%)",
         "    0.30: a regression no finding cites; start one: findings new \"Score −8% on vLLM 0.30 against 0.29 (Qwen3-8B · gsm8k strict-match exact_match · 5-shot)\" --group changed-answers --engine vllm --version 0.30",
         "  3 changes between versions: all 3 within noise (score −0.5% on vLLM 0.29 against 0.28, …).",
     ] {

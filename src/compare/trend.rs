@@ -555,7 +555,14 @@ fn trend_of(
     used_sources.sort_unstable();
     used_sources.dedup();
     let mut trends = Vec::new();
+    // A workload of accuracy has the score alone; one of speed, every
+    // metric but it (a site without accuracy runs does no more per
+    // workload than before).
+    let scored = rep.score.is_some();
     for (k, metric) in metrics.iter().enumerate() {
+        if super::in_points(metric) != scored {
+            continue;
+        }
         // Each (series, source)'s measurements of this metric: a point.
         let mut points: Vec<Point> = Vec::new();
         // Whether every measurement of each point records that it lost

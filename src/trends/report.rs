@@ -87,10 +87,16 @@ fn rows(
     changes: &[&TrendChange],
 ) -> Vec<[String; 4]> {
     let unit = mt.metric.unit.as_deref();
+    // A score is shown with its interval's ends, not its spread.
+    let ends = unit == Some(figures::FRACTION);
     let at = Together::of(
-        points
-            .iter()
-            .flat_map(|p| [p.value, p.value - p.low, p.high - p.value]),
+        points.iter().flat_map(|p| {
+            if ends {
+                [p.value, p.low, p.high]
+            } else {
+                [p.value, p.value - p.low, p.high - p.value]
+            }
+        }),
         unit,
     );
     let mut out = Vec::new();
