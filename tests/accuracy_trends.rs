@@ -89,6 +89,14 @@ fn the_workload_page_says_its_verdict_its_parts_and_each_interval() {
     ] {
         assert!(html.contains(want), "no {want:?} in the page");
     }
+    // The later version's page says what changed there, in the same words.
+    let version = std::fs::read_to_string(out.join("engines/vllm/0.30/index.html")).unwrap();
+    assert!(
+        version.contains(
+            "5-shot</a>: Score <span class=\"change-words\">−8% worse, beyond noise (±5.5%)</span> on <a href=\"../../../engines/vllm/0.30/\">vLLM 0.30</a> against <a href=\"../../../engines/vllm/0.29/\">0.29</a> <span class=\"muted small\">(70% against 78%"
+        ),
+        "the version page"
+    );
     // The index lists both workloads.
     let index = std::fs::read_to_string(out.join("workloads/index.html")).unwrap();
     assert!(index.contains("Qwen3-8B · gsm8k flexible-extract exact_match · 5-shot"));
