@@ -126,8 +126,8 @@ fn a_run_page_leads_with_its_scores() {
     let tables = page.find("Headline figures").unwrap_or(page.len());
     assert!(scores < tables, "the scores lead");
     assert!(page.contains(
-        "<tr><td>gsm8k</td><td>flexible-extract</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.78</td><td class=\"num\">0.7576–0.8024</td><td class=\"num\">1319</td></tr>"
-    ), "the interval of an N/A stderr comes from the questions");
+        "<tr><td>gsm8k</td><td>flexible-extract</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.78</td><td class=\"num\">0.7568–0.8015</td><td class=\"num\">1319</td></tr>"
+    ), "the interval of an N/A stderr comes from the questions: Wilson's score interval");
     assert!(page.contains(
         "<tr><td>gsm8k</td><td>strict-match</td><td>exact_match</td><td class=\"num\">5</td><td class=\"num\">0.25</td><td class=\"num\">0.2261–0.2739</td><td class=\"num\">1319</td></tr>"
     ));
@@ -139,9 +139,9 @@ fn a_run_page_leads_with_its_scores() {
         .expect("a scores chart")..];
     let chart = &chart[..chart.find("</figure>").unwrap()];
     assert!(chart.contains(
-        "<desc id=\"scores-acc-desc\">Scores of vLLM 0.11.2 under lm-evaluation-harness, Qwen3-8B by setup, each with its 95% interval: gsm8k, flexible-extract, exact_match on vLLM 0.11.2 78% (75.76–80.24%); gsm8k, strict-match, exact_match on vLLM 0.11.2 25% (22.61–27.39%); mmlu, acc on vLLM 0.11.2 61% (61–61%); mmlu_stem, acc on vLLM 0.11.2 52% (50.43–53.57%).</desc>"
+        "<desc id=\"scores-acc-desc\">Scores of vLLM 0.11.2 under lm-evaluation-harness, Qwen3-8B by setup, each with its 95% interval: gsm8k, flexible-extract, exact_match on vLLM 0.11.2 78% (75.68–80.15%); gsm8k, strict-match, exact_match on vLLM 0.11.2 25% (22.61–27.39%); mmlu, acc on vLLM 0.11.2 61% (61–61%); mmlu_stem, acc on vLLM 0.11.2 52% (50.43–53.57%).</desc>"
     ), "{chart}");
-    // A whisker from 75.76% to 80.24% and its dot, per share.
+    // A whisker from 75.68% to 80.15% and its dot, per share.
     assert_eq!(
         chart.matches("<path class=\"plot-interval\"").count(),
         4,
@@ -152,4 +152,88 @@ fn a_run_page_leads_with_its_scores() {
         4,
         "{chart}"
     );
+}
+
+/// `findings compare` given the ids of two accuracy runs of a site
+/// (`tests/fixtures/accuracy/`, imported from the two logs above) compares
+/// their scores, question by question, exactly as comparing their files
+/// does: the same table and JSON, the sides named by their setups.
+#[test]
+fn run_ids_of_accuracy_runs_compare_as_their_files() {
+    let site = Site::copy_of("accuracy");
+    let by_id = site.run(&["compare", "acc-a", "acc-b"]);
+    assert_eq!(by_id.code, 0, "{}", by_id.stderr);
+    let by_file = run_from(
+        site.root(),
+        &[
+            "compare",
+            &format!("data/runs/acc-a/raw/{A}"),
+            &format!("data/runs/acc-b/raw/{B}"),
+        ],
+    );
+    assert_eq!(by_file.code, 0, "{}", by_file.stderr);
+    // Alike but for the sides' names (and the header's widths, which
+    // follow them).
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("task filter metric"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        body(&by_id.stdout),
+        body(
+            &by_file
+                .stdout
+                .replace(A, "vLLM 0.29")
+                .replace(B, "vLLM 0.30")
+        )
+    );
+    assert!(
+        by_id.stdout.starts_with("vLLM 0.30 against vLLM 0.29: both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right)"),
+        "{}",
+        by_id.stdout
+    );
+    let json = site.run(&["compare", "acc-a", "acc-b", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let paired = &v["scores"][0]["paired"];
+    assert_eq!(paired["questions"], 6, "{}", json.stdout);
+    assert_eq!(paired["right_to_wrong"], 2, "{}", json.stdout);
+}
+
+/// Import puts the settings of lm_eval's `model_args` that change what a
+/// model answers (`kv_cache_dtype`, the speculative settings) into the
+/// setup's flags (issue 44): a trend then tells a run with them from one
+/// without ("other launch flags"), and a second file of one setup with
+/// other flags is refused.
+#[test]
+fn import_puts_the_answer_settings_of_model_args_into_the_flags() {
+    let site = Site::copy_of("minimal");
+    let dir = std::fs::canonicalize(evals()).unwrap();
+    let file = dir.join("results_0.4.json");
+    let r = site.run(&["import", "acc", file.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = site.read("data/runs/acc/run.yaml");
+    assert!(
+        yaml.contains("  - label: vLLM 0.11.2\n    engine: vllm\n    version: \"0.11.2\"\n    flags: \"kv_cache_dtype=fp8, speculative_config={\\\"method\\\":\\\"ngram\\\",\\\"num_speculative_tokens\\\":5}\"\n"),
+        "{yaml}"
+    );
+    // The same setup, other flags: refused, nothing written.
+    let other = site.path("other.json");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&file).unwrap().replace(
+            "\"kv_cache_dtype\": \"fp8\"",
+            "\"kv_cache_dtype\": \"auto\"",
+        ),
+    )
+    .unwrap();
+    let r = site.run(&["import", "acc", other.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("the run has a setup named \"vLLM 0.11.2\" already, with the flags kv_cache_dtype=fp8, speculative_config={\"method\":\"ngram\",\"num_speculative_tokens\":5}; this file records kv_cache_dtype=auto, speculative_config={\"method\":\"ngram\",\"num_speculative_tokens\":5}: name the new one with --setup"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(site.read("data/runs/acc/run.yaml"), yaml);
 }

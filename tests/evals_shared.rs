@@ -277,3 +277,25 @@ fn pasted_before_and_after() {
         "vllm-project-vllm-46385-2.txt against vllm-project-vllm-46385-1.txt: both scores within noise (gsm8k flexible-extract exact_match −0.3%, gsm8k strict-match exact_match −0.2%)"
     );
 }
+
+/// The shared Kimi-K2.6 results file's `model_args` give
+/// `kv_cache_dtype: fp8`: imported, it is the setup's flags (issue 44).
+#[test]
+fn import_takes_the_kv_cache_dtype_of_model_args_as_flags() {
+    let Some(dir) = shared() else { return };
+    let file = dir.join("lm_eval_results/vllm-project__tpu-inference__aime26__moonshotai__Kimi-K2.6__results_2026-05-01T17-15-07.409286.json");
+    let site = common::Site::copy_of("minimal");
+    let r = site.run(&[
+        "import",
+        "kimi",
+        file.to_str().unwrap(),
+        "--version",
+        "0.11.2",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = site.read("data/runs/kimi/run.yaml");
+    assert!(
+        yaml.contains("    engine: vllm\n    version: \"0.11.2\"\n    flags: kv_cache_dtype=fp8\n"),
+        "{yaml}"
+    );
+}

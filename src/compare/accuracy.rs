@@ -64,17 +64,40 @@ impl Score {
         })
     }
 
-    /// Its 95% interval, where a standard error is known.
+    /// Its 95% interval ([`interval_of`]).
     pub fn interval(&self) -> Option<(f64, f64)> {
-        let se = self.standard_error()?;
-        let (lo, hi) = (self.value - 1.96 * se, self.value + 1.96 * se);
-        // A share stays a share.
-        Some(if (0.0..=1.0).contains(&self.value) {
+        interval_of(self.value, self.stderr, self.n)
+    }
+}
+
+/// The 95% interval of a score `value`: from the tool's standard error
+/// `stderr` where it gave one (1.96 of them either way, a share kept
+/// within 0 and 1); else, for a share of `n` questions, Wilson's score
+/// interval, which stays inside 0 and 1 and is not empty where every
+/// answer was right (6 of 6: 0.6097–1, where the normal approximation
+/// says 1–1); `None` where neither is known.
+pub fn interval_of(value: f64, stderr: Option<f64>, n: Option<f64>) -> Option<(f64, f64)> {
+    let share = (0.0..=1.0).contains(&value);
+    if let Some(se) = stderr {
+        let (lo, hi) = (value - 1.96 * se, value + 1.96 * se);
+        return Some(if share {
             (lo.max(0.0), hi.min(1.0))
         } else {
             (lo, hi)
-        })
+        });
     }
+    let n = n.filter(|n| *n > 0.0 && share)?;
+    Some(wilson(value, n))
+}
+
+/// Wilson's score interval at 95% of a share `p` of `n`.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.96;
+    let z2 = Z * Z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// One answer of a side: a row of the table `answers`.

@@ -52,11 +52,12 @@ pub use metrics::{
     spread_column, Direction, Metric, RESULT_METRICS,
 };
 pub use noise::{
-    judge, judge_by_rules, judged, stated as noise_stated, widest_repeats, Band, Basis, Bound,
-    Change, Evidence, Noise, Spread, Stated, DEFAULT_MIN_SAMPLE, DEFAULT_WINDOW, DEFAULT_Z,
+    in_points, judge, judge_by_rules, judged, stated as noise_stated, widest_repeats,
+    widest_repeats_in_points, Band, Basis, Bound, Change, Evidence, Noise, Spread, Stated,
+    DEFAULT_MIN_SAMPLE, DEFAULT_WINDOW, DEFAULT_Z,
 };
 pub use verdict::{labels, summary, title, Kind, Noun, Said, Verdict};
-pub use workload::{hardware_key, model_key, workload_of, Workload};
+pub use workload::{hardware_key, model_key, workload_of, workload_of_score, ScoreOf, Workload};
 
 use crate::figures;
 use crate::record::{ResultRow, Run, Setup, Table};
@@ -615,6 +616,7 @@ pub fn compare(sides: &[Side], metrics: &[Metric], opts: Options) -> Comparison 
                             bound,
                             repeats: widest_repeats([&b, v]),
                             history: &[],
+                            points: false,
                         };
                         judged(&b, v, metric, &evidence)
                     }

@@ -216,6 +216,12 @@ impl Band {
     }
 }
 
+/// Whether `metric`'s values are shares whose changes are in points (an
+/// accuracy score: its unit is [`figures::FRACTION`]).
+pub fn in_points(metric: &Metric) -> bool {
+    metric.unit.as_deref() == Some(figures::FRACTION)
+}
+
 /// Whether a change stands out from the noise between runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Noise {
@@ -345,11 +351,16 @@ pub struct Evidence<'a> {
     /// A bound stated: the one test where given.
     pub bound: Option<Bound>,
     /// The widest repeats: (their range in percent of their mean, how
-    /// many runs).
+    /// many runs); in points where `points` ([`widest_repeats_in_points`]).
     pub repeats: Option<(f64, usize)>,
     /// The earlier versions' values, oldest first; empty where there is
     /// no series (two sides set side by side).
     pub history: &'a [f64],
+    /// Whether the values are shares (an accuracy score, 0 to 1) whose
+    /// change is in points: `pct` is the difference times 100, and every
+    /// band is in points too (a repeats' range, a history's reach, a
+    /// tool's spread, a bound stated), not in percent of the baseline.
+    pub points: bool,
 }
 
 /// The change from `base` to `side` of `metric`, judged against what
@@ -361,10 +372,20 @@ pub fn judged(
     metric: &Metric,
     evidence: &Evidence,
 ) -> Option<Change> {
-    let pct = figures::change_pct(base.mean, side.mean)?;
+    let points = evidence.points || in_points(metric);
+    let pct = if points {
+        (base.mean.is_finite() && side.mean.is_finite())
+            .then_some((side.mean - base.mean) * 100.0)?
+    } else {
+        figures::change_pct(base.mean, side.mean)?
+    };
+    let evidence = Evidence {
+        points,
+        ..*evidence
+    };
     Some(Change {
         pct,
-        noise: judge(base, side, pct, evidence),
+        noise: judge(base, side, pct, &evidence),
         direction: Direction::of(pct, metric.higher_is_better),
     })
 }
@@ -374,7 +395,9 @@ pub fn judged(
 pub fn judge(base: &Spread, side: &Spread, pct: f64, evidence: &Evidence) -> Noise {
     // The tools' own spreads, in percent of the baseline: they widen
     // every band.
-    let widen = if base.mean == 0.0 {
+    let widen = if evidence.points {
+        (base.widen + side.widen) * 100.0
+    } else if base.mean == 0.0 {
         0.0
     } else {
         (base.widen + side.widen) / base.mean.abs() * 100.0
@@ -400,12 +423,16 @@ pub fn judge(base: &Spread, side: &Spread, pct: f64, evidence: &Evidence) -> Noi
         let var = h.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (h.len() - 1) as f64;
         let sd = var.sqrt();
         // A history of one value repeated says nothing of its spread.
-        if sd == 0.0 || mean == 0.0 || !sd.is_finite() {
+        if sd == 0.0 || (mean == 0.0 && !evidence.points) || !sd.is_finite() {
             return None;
         }
         let reach = z * sd + side.widen;
         let band = Band {
-            pct: reach / mean.abs() * 100.0,
+            pct: if evidence.points {
+                reach * 100.0
+            } else {
+                reach / mean.abs() * 100.0
+            },
             basis: Basis::History {
                 versions: h.len(),
                 z,
@@ -472,6 +499,17 @@ pub fn widest_repeats<'s>(spreads: impl IntoIterator<Item = &'s Spread>) -> Opti
         .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
 }
 
+/// The widest repeats of `spreads` of shares: their range in points (100
+/// times the range), and how many runs; `None` where none has repeats.
+pub fn widest_repeats_in_points<'s>(
+    spreads: impl IntoIterator<Item = &'s Spread>,
+) -> Option<(f64, usize)> {
+    spreads
+        .into_iter()
+        .filter_map(|s| s.repeats_pct.map(|p| (p * s.mean.abs(), s.n)))
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+}
+
 /// Each change of `c` judged by the rule of `rules` (`site.yaml`'s
 /// `noise`) that names it, where one does: by its metric, its workload
 /// (by title) and the engine of both its side and the baseline; the
@@ -502,6 +540,7 @@ pub fn judge_by_rules(c: &mut super::Comparison, rules: &[crate::record::NoiseRu
                 bound: Some(stated(rule.bound, Stated::Site)),
                 repeats: widest_repeats([&base, &value]),
                 history: &[],
+                points: false,
             };
             row.changes[s] = judged(&base, &value, metric, &evidence);
         }

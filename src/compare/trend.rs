@@ -31,7 +31,6 @@ use super::{
     judged, widest_repeats, Bound, Change, Evidence, Flag, Measurement, Metric, Spread, Workload,
 };
 use crate::record::{Run, Site};
-use crate::urls;
 use crate::version::Version;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -235,6 +234,9 @@ pub fn title_of(w: &Workload) -> String {
     if let Some(t) = &w.test {
         parts.push(t.clone());
     }
+    if let Some(s) = &w.score {
+        parts.extend(s.words());
+    }
     let tokens = |[i, o]: [f64; 2]| {
         format!(
             "{} in, {} out",
@@ -284,7 +286,11 @@ pub fn sources(
     let mut sources: Vec<Source> = Vec::new();
     let mut at: Vec<(usize, usize)> = Vec::new();
     for (r, run) in runs.iter().enumerate() {
-        if run.results.iter().all(|s| s.rows.is_empty()) {
+        let scores = run
+            .tables
+            .iter()
+            .find(|t| t.derived.as_deref() == Some("scores"));
+        if scores.is_none() && run.results.iter().all(|s| s.rows.is_empty()) {
             continue;
         }
         let hardware = super::hardware_of(run);
@@ -313,6 +319,9 @@ pub fn sources(
                     ));
                 }
             }
+            if let Some(t) = scores {
+                measurements.extend(score_measurements(run, t, i, metrics.len(), hardware));
+            }
             if measurements.is_empty() {
                 continue;
             }
@@ -333,44 +342,6 @@ pub fn sources(
     (sources, at)
 }
 
-/// The addresses of the trends the site follows ([`Trend::followed`]), in
-/// their order: each title as a URL segment ([`slug_of`]), a second
-/// workload of one title `-2`, and so on.
-pub fn slugs(trends: &[Trend]) -> Vec<String> {
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    trends
-        .iter()
-        .filter(|t| t.followed())
-        .map(|t| {
-            let base = slug_of(&t.title);
-            let n = seen.entry(base.clone()).or_default();
-            *n += 1;
-            if *n == 1 {
-                base
-            } else {
-                format!("{base}-{n}")
-            }
-        })
-        .collect()
-}
-
-/// A workload's title as a URL segment: `1,000 out` is `1000-out`.
-pub fn slug_of(title: &str) -> String {
-    let b: Vec<char> = title.chars().collect();
-    let plain: String = b
-        .iter()
-        .enumerate()
-        .filter(|&(i, c)| {
-            !(*c == ','
-                && i > 0
-                && b[i - 1].is_ascii_digit()
-                && b.get(i + 1).is_some_and(char::is_ascii_digit))
-        })
-        .map(|(_, c)| *c)
-        .collect();
-    urls::segment(&plain)
-}
-
 /// The bound of noise stated for a change of a series of engine `engine`
 /// (an id), of the workload titled `title`, of metric `metric` (a name
 /// of [`TREND_METRICS`]): a rule of `site.yaml`, or the command's.
@@ -381,7 +352,8 @@ pub type Bounds<'b> = dyn Fn(&str, &str, &str) -> Option<Bound> + 'b;
 /// with the bound `bounds` states for it (see [`Bounds`]). Workloads
 /// measured once are kept (see [`Trend::followed`]).
 pub fn trends(sources: &[Source], bounds: &Bounds<'_>) -> Vec<Trend> {
-    let metrics = trend_metrics();
+    let mut metrics = trend_metrics();
+    metrics.push(score_metric());
     // Each workload's representative, its members as (source,
     // measurement), and the workloads by exact part.
     let mut reps: Vec<Workload> = Vec::new();
@@ -488,11 +460,12 @@ pub fn trends(sources: &[Source], bounds: &Bounds<'_>) -> Vec<Trend> {
 /// on the command line (`findings trends --threshold`), the one test for
 /// each, and each point's change kind with it.
 pub fn restate(t: &mut Trend, pct: f64) {
-    let evidence = Evidence {
-        bound: Some(Bound::Percent(pct, super::Stated::Command)),
-        ..Evidence::default()
-    };
     for mt in &mut t.metrics {
+        let evidence = Evidence {
+            bound: Some(Bound::Percent(pct, super::Stated::Command)),
+            points: super::in_points(&mt.metric),
+            ..Evidence::default()
+        };
         for ch in &mut mt.changes {
             ch.change.noise = super::judge(&ch.before, &ch.after, ch.change.pct, &evidence);
         }
@@ -582,7 +555,14 @@ fn trend_of(
     used_sources.sort_unstable();
     used_sources.dedup();
     let mut trends = Vec::new();
+    // A workload of accuracy has the score alone; one of speed, every
+    // metric but it (a site without accuracy runs does no more per
+    // workload than before).
+    let scored = rep.score.is_some();
     for (k, metric) in metrics.iter().enumerate() {
+        if super::in_points(metric) != scored {
+            continue;
+        }
         // Each (series, source)'s measurements of this metric: a point.
         let mut points: Vec<Point> = Vec::new();
         // Whether every measurement of each point records that it lost
@@ -630,10 +610,19 @@ fn trend_of(
         if points.is_empty() {
             continue;
         }
+        let share = super::in_points(metric);
         for p in &mut points {
             if let Some(sp) = Spread::of(&p.values) {
                 (p.value, p.low, p.high, p.n, p.std) = (sp.mean, sp.min, sp.max, sp.n, sp.std);
             }
+            if share {
+                // A share's interval stays a share.
+                (p.low, p.high) = (p.low.max(0.0), p.high.min(1.0));
+            }
+        }
+        let mut metric = metric.clone();
+        if let Some(s) = &rep.score {
+            metric.higher_is_better = s.higher_is_better;
         }
         // In a version, the points its value is of (those the checks
         // flag least) first: a table that writes the change on a
@@ -647,7 +636,7 @@ fn trend_of(
             ))
         });
         trends.push(MetricTrend {
-            metric: metric.clone(),
+            metric,
             points,
             changes: Vec::new(),
         });
@@ -726,7 +715,11 @@ fn changes_of(
             j += 1;
         }
         let line = &values[i..j];
-        let repeats = widest_repeats(line.iter().map(|v| &v.2));
+        let repeats = if super::in_points(metric) {
+            super::widest_repeats_in_points(line.iter().map(|v| &v.2))
+        } else {
+            widest_repeats(line.iter().map(|v| &v.2))
+        };
         let stated = bound(series);
         let window = match stated {
             Some(Bound::Z { window, .. }) => window,
@@ -748,6 +741,7 @@ fn changes_of(
                 bound: stated,
                 repeats,
                 history: &history,
+                points: super::in_points(metric),
             };
             if let Some(ch) = judged(before, after, metric, &evidence) {
                 out.push(TrendChange {
@@ -792,7 +786,12 @@ fn differences(a: &[usize], b: &[usize], sources: &[Source]) -> Option<String> {
 }
 
 mod said;
+mod scores;
+mod slug;
 pub use said::{changes_summary, verdict, CHANGES};
+use scores::score_measurements;
+pub use scores::score_metric;
+pub use slug::{slug_of, slugs};
 
 #[cfg(test)]
 mod tests;

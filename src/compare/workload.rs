@@ -73,6 +73,97 @@ pub struct Workload {
     pub hardware: Option<String>,
     /// llama-bench's backend (`Vulkan`), where recorded.
     pub backend: Option<String>,
+    /// For an accuracy score (issue 44), what it scored: its task, filter,
+    /// metric, examples and limit; `None` for a speed measurement.
+    pub score: Option<ScoreOf>,
+}
+
+/// What an accuracy score scored, the parts of its workload besides the
+/// model: a workload of accuracy is the task, filter, metric, n-shot,
+/// limit and model (issue 44), each matched exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreOf {
+    /// The task (`gsm8k`).
+    pub task: String,
+    /// The filter (`strict-match`).
+    pub filter: String,
+    /// The metric (`exact_match`).
+    pub metric: String,
+    /// Examples before each question, where recorded.
+    pub n_shot: Option<String>,
+    /// The questions the run was limited to (lm_eval's `limit`), where
+    /// recorded.
+    pub limit: Option<String>,
+    /// Whether a higher score is better (the `scores` table's
+    /// `higher_is_better`; true where it does not say).
+    pub higher_is_better: bool,
+}
+
+impl ScoreOf {
+    /// Its parts in words, after the model in a title: `gsm8k
+    /// strict-match exact_match`, `5-shot`, `limit 250`.
+    pub fn words(&self) -> Vec<String> {
+        let mut out = vec![[self.task.as_str(), &self.filter, &self.metric]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")];
+        if let Some(n) = &self.n_shot {
+            out.push(format!("{n}-shot"));
+        }
+        if let Some(l) = &self.limit {
+            out.push(format!("limit {l}"));
+        }
+        out
+    }
+}
+
+/// The workload of an accuracy score of `model` (as the run names it)
+/// on `hardware` where recorded: matched exactly on the model (as
+/// [`model_key`] reads it), the task, filter, metric, n-shot and limit.
+pub fn workload_of_score(model: Option<&str>, score: ScoreOf, hardware: Option<&str>) -> Workload {
+    let model = model.map(str::trim).filter(|m| !m.is_empty());
+    let key = model.map(|m| model_key(m, None)).unwrap_or_default();
+    let exact = [
+        "score",
+        &key,
+        &score.task,
+        &score.filter,
+        &score.metric,
+        score.n_shot.as_deref().unwrap_or(""),
+        score.limit.as_deref().unwrap_or(""),
+    ]
+    .join("\u{1f}");
+    let shown = model.map(|m| {
+        m.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(m)
+            .to_string()
+    });
+    let mut parts: Vec<(String, String)> = Vec::new();
+    if let Some(m) = &shown {
+        parts.push((String::new(), m.clone()));
+    }
+    parts.extend(score.words().into_iter().map(|w| (String::new(), w)));
+    Workload {
+        parts,
+        loose: exact.clone(),
+        exact,
+        lengths: [None, None],
+        requested: [None, None],
+        concurrency: None,
+        model: shown,
+        test: None,
+        settings: Vec::new(),
+        hardware: hardware
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(str::to_string),
+        backend: None,
+        score: Some(score),
+    }
 }
 
 impl Workload {
@@ -95,6 +186,7 @@ impl Workload {
             settings: Vec::new(),
             hardware: None,
             backend: None,
+            score: None,
         }
     }
 
@@ -191,6 +283,26 @@ impl Workload {
                 "Model".to_string(),
                 m.clone(),
                 "by its file or repository name, in any case; a local path is its last folder; llama-bench's model type without its size class, with its parameters".to_string(),
+            ));
+        }
+        if let Some(s) = &self.score {
+            let exactly = "exactly: another is a workload of its own".to_string();
+            out.push(("Task".to_string(), s.task.clone(), exactly.clone()));
+            out.push(("Filter".to_string(), s.filter.clone(), exactly.clone()));
+            out.push(("Metric".to_string(), s.metric.clone(), exactly.clone()));
+            out.push((
+                "Examples (n-shot)".to_string(),
+                s.n_shot
+                    .clone()
+                    .unwrap_or_else(|| "not recorded".to_string()),
+                exactly.clone(),
+            ));
+            out.push((
+                "Limit".to_string(),
+                s.limit
+                    .clone()
+                    .unwrap_or_else(|| "none recorded".to_string()),
+                exactly,
             ));
         }
         if let Some(t) = &self.test {
@@ -480,5 +592,6 @@ pub fn workload_of(row: &ResultRow, hardware: Option<&str>) -> Workload {
         settings,
         hardware: clean(hardware),
         backend: clean(row.get("backends")),
+        score: None,
     }
 }

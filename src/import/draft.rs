@@ -117,14 +117,26 @@ impl Draft {
     }
 
     /// Adds `setup` unless the run has it; returns its name. A setup of the
-    /// same name that measured something else is in the way.
+    /// same name that measured something else (another engine or version,
+    /// other flags its files record) is in the way; one without flags
+    /// takes those a file of it records.
     pub(super) fn add_setup(&mut self, setup: SetupDraft) -> Result<String, String> {
-        if let Some(s) = self.setups.iter().find(|s| s.label == setup.label) {
+        if let Some(s) = self.setups.iter_mut().find(|s| s.label == setup.label) {
             if s.engine != setup.engine || s.version != setup.version {
                 return Err(format!(
                     "the run has a setup named \"{}\" already, of {} {}; name the new one with --setup",
                     s.label, s.engine, s.version
                 ));
+            }
+            match (&s.flags, setup.flags) {
+                (Some(a), Some(b)) if *a != b => {
+                    return Err(format!(
+                        "the run has a setup named \"{}\" already, with the flags {a}; this file records {b}: name the new one with --setup",
+                        s.label
+                    ))
+                }
+                (None, Some(b)) => s.flags = Some(b),
+                _ => {}
             }
             return Ok(s.label.clone());
         }

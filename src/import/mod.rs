@@ -396,6 +396,10 @@ fn setup_of(
         .iter()
         .find(|e| e.id == engine)
         .map_or(engine.as_str(), |e| e.name.as_str());
+    // An accuracy run's settings that change what a model answers
+    // (lm_eval's `model_args`: `kv_cache_dtype`, the speculative
+    // settings) are its setup's flags.
+    let flags = part.accuracy.then(|| answer_flags(&said)).flatten();
     let mut label = opts
         .setup
         .clone()
@@ -408,9 +412,23 @@ fn setup_of(
     Ok(SetupDraft {
         engine,
         version,
-        flags: None,
+        flags,
         label,
     })
+}
+
+/// The flags of an accuracy file's setup, from the facts `said` gives:
+/// `kv_cache_dtype=fp8, speculative_config={…}`; `None` where it names
+/// neither.
+fn answer_flags(said: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let mut out: Vec<String> = Vec::new();
+    if let Some(kv) = said("kv_cache_dtype") {
+        out.push(format!("kv_cache_dtype={kv}"));
+    }
+    if let Some(spec) = said("speculative") {
+        out.push(spec);
+    }
+    (!out.is_empty()).then(|| out.join(", "))
 }
 
 fn same_version(a: &str, b: &str) -> bool {

@@ -39,7 +39,7 @@ pub(crate) fn compare(
         ));
     }
     if opts.issue.is_none() {
-        if let Some(sides) = accuracy::accuracy_sides(&opts.inputs) {
+        if let Some(sides) = accuracy::accuracy_sides(&opts.inputs, &opts.root) {
             let sides = sides.map_err(|e| stop(&e.message, e.hint.as_deref()))?;
             let c = findings::compare::accuracy::compare(&sides[0], &sides[1]);
             use findings::compare::accuracy_report as ar;

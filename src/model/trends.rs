@@ -363,8 +363,8 @@ impl Trends {
 
     /// The command that starts a finding about regression `c`, which no
     /// finding cites: `findings new "…" --group hidden-speed --engine E
-    /// --version V`, its title saying what got worse, where and since
-    /// when.
+    /// --version V` (`--group changed-answers` for an accuracy score),
+    /// its title saying what got worse, where and since when.
     pub fn new_finding_command(&self, c: ChangeRef) -> String {
         let f = &self.followed[c.0];
         let mt = &f.trend.metrics[c.1];
@@ -379,8 +379,13 @@ impl Trends {
             ch.from,
             f.trend.title
         );
+        let group = if crate::compare::in_points(&mt.metric) {
+            "changed-answers"
+        } else {
+            "hidden-speed"
+        };
         format!(
-            "findings new {} --group hidden-speed --engine {} --version {}",
+            "findings new {} --group {group} --engine {} --version {}",
             shell_quoted(&title),
             series.engine,
             shell_quoted(ch.to.as_str())

@@ -2,7 +2,8 @@
 //! evaluations (issue 44): each row of its derived table `scores` as a
 //! reader wants it first (task, filter, metric, n-shot, the value, its
 //! 95% interval, the questions), the interval from the tool's standard
-//! error, else from the questions (a share `p` of `n`: ±1.96·√(p(1−p)/n)).
+//! error, else from the questions (a share of `n`: Wilson's score interval,
+//! `crate::compare::accuracy::interval_of`).
 //! Empty for a run without one, whose page is as it was. Where the run has
 //! two or more shares to show (several tasks, or one task under several
 //! setups), they are drawn too: each score with its interval, one colour
@@ -67,17 +68,7 @@ pub(super) fn of(run: &Run) -> (Vec<ScoreView>, Option<String>) {
         .iter()
         .filter_map(|r| {
             let v = num(r, value)?;
-            let se = num(r, stderr).or_else(|| {
-                let n = num(r, n).filter(|n| *n > 0.0)?;
-                (0.0..=1.0).contains(&v).then(|| (v * (1.0 - v) / n).sqrt())
-            });
-            let ends = se.map(|se| {
-                let (mut lo, mut hi) = (v - 1.96 * se, v + 1.96 * se);
-                if (0.0..=1.0).contains(&v) {
-                    (lo, hi) = (lo.max(0.0), hi.min(1.0));
-                }
-                (lo, hi)
-            });
+            let ends = crate::compare::accuracy::interval_of(v, num(r, stderr), num(r, n));
             let interval = ends.map_or_else(String::new, |(lo, hi)| {
                 format!("{}–{}", figures::number(lo), figures::number(hi))
             });

@@ -147,10 +147,15 @@ pub(super) fn verdict(f: &Followed) -> String {
 }
 
 /// A point's value and noise: `1,577.96 tok/s`, `±12.64`; `605 tok/s`,
-/// `600–610 (2)`.
+/// `600–610 (2)`; an accuracy score, `78.0%`, `95% interval 75.8–80.2`.
 fn point_words(p: &Point, unit: Option<&str>, at: &Together) -> (String, String) {
     let v = at.with_unit(p.value, unit);
     let noise = match (p.n, p.std) {
+        (1, Some(_)) if unit == Some(crate::figures::FRACTION) => format!(
+            "95% interval {}–{}",
+            at.number(p.low, unit),
+            at.number(p.high, unit)
+        ),
         (1, Some(s)) => format!("±{}", at.number(s, unit)),
         (1, None) => "1 measurement".to_string(),
         (n, _) => format!(
@@ -178,6 +183,9 @@ fn chart_of(
         |v: &crate::version::Version| versions.iter().position(|x| *x == v).unwrap_or(0);
     let unit = mt.metric.unit.as_deref();
     let together = Together::of(mt.points.iter().map(|p| p.value), unit);
+    // A share is drawn in % of the questions, as its values are written.
+    let share = crate::compare::in_points(&mt.metric);
+    let k = if share { 100.0 } else { 1.0 };
     let series: Vec<TrendSeries> = f
         .trend
         .series
@@ -189,7 +197,7 @@ fn chart_of(
             line: mt
                 .line(s)
                 .iter()
-                .map(|(v, x)| (at_version(v), x.mean, x.min, x.max))
+                .map(|(v, x)| (at_version(v), x.mean * k, x.min * k, x.max * k))
                 .collect(),
         })
         .collect();
@@ -215,9 +223,9 @@ fn chart_of(
             TrendPoint {
                 series: p.series,
                 version: at_version(&p.version),
-                value: p.value,
-                low: p.low,
-                high: p.high,
+                value: p.value * k,
+                low: p.low * k,
+                high: p.high * k,
                 hollow: !p.flags.is_empty(),
                 regression: crate::model::regression_into(mt, i)
                     .map(|ch| crate::figures::signed_percent(ch.change.pct)),
@@ -245,6 +253,7 @@ fn chart_of(
         _ => String::new(),
     };
     let y_title = match unit {
+        Some(_) if share => format!("{} (%)", mt.metric.label),
         Some(u) => format!("{} ({u})", mt.metric.label),
         None => mt.metric.label.clone(),
     };
@@ -336,10 +345,12 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
                 .filter(|(_, ch)| ch.kind() == Kind::Regression)
                 .map(|(c, _)| change_view(model, (w, m, c)))
                 .collect();
+            let share = crate::compare::in_points(&mt.metric);
             json!({
                 "id": anchor(&mt.metric.name),
                 "label": mt.metric.label,
-                "unit": mt.metric.unit,
+                "unit": if share { Some("%") } else { mt.metric.unit.as_deref() },
+                "share": share,
                 "better": if mt.metric.higher_is_better { "higher" } else { "lower" },
                 "chart": {"svg": drawn.svg, "summary": drawn.summary},
                 "rows": rows,
@@ -373,6 +384,7 @@ fn workload_page(model: &Model, w: usize, path: String) -> Job {
             ("title", title.into()),
             ("verdict", verdict.into()),
             ("about", about.into()),
+            ("scored", f.trend.workload.score.is_some().into()),
             ("several", several.into()),
             (
                 "series",

@@ -131,7 +131,12 @@ pub(super) fn read(name: &str, bytes: Option<&[u8]>, values: &[Located]) -> Resu
     for (filter, metric, sum, squares, n) in tally {
         let nf = n as f64;
         let mean = sum / nf;
-        let stderr = (n > 1).then(|| {
+        // A share right (every answer 0 or 1) gets no standard error:
+        // the log gives none, and its interval is Wilson's over its
+        // questions; another metric scored per answer gets the sample
+        // standard deviation over √n, as lm_eval computes it.
+        let share = squares == sum;
+        let stderr = (n > 1 && !share).then(|| {
             let var = (squares - nf * mean * mean) / (nf - 1.0);
             (var.max(0.0) / nf).sqrt()
         });

@@ -87,10 +87,16 @@ fn rows(
     changes: &[&TrendChange],
 ) -> Vec<[String; 4]> {
     let unit = mt.metric.unit.as_deref();
+    // A score is shown with its interval's ends, not its spread.
+    let ends = unit == Some(figures::FRACTION);
     let at = Together::of(
-        points
-            .iter()
-            .flat_map(|p| [p.value, p.value - p.low, p.high - p.value]),
+        points.iter().flat_map(|p| {
+            if ends {
+                [p.value, p.low, p.high]
+            } else {
+                [p.value, p.value - p.low, p.high - p.value]
+            }
+        }),
         unit,
     );
     let mut out = Vec::new();
@@ -128,10 +134,16 @@ fn rows(
 }
 
 /// A point's value and noise: `1,577.96 tok/s (±12.64)`, `605 tok/s
-/// (600–610, 2 runs)`.
+/// (600–610, 2 runs)`; an accuracy score with its 95% interval, `78.0%
+/// (95% interval 75.8–80.2)`.
 pub(super) fn value_words(p: &Point, unit: Option<&str>, at: &Together) -> String {
     let v = at.with_unit(p.value, unit);
     match (p.n, p.std) {
+        (1, Some(_)) if unit == Some(figures::FRACTION) => format!(
+            "{v} (95% interval {}–{})",
+            at.number(p.low, unit),
+            at.number(p.high, unit)
+        ),
         (1, Some(s)) => format!("{v} (±{})", at.number(s, unit)),
         (1, None) => v,
         (n, _) => format!(
