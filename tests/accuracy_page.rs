@@ -63,10 +63,10 @@ fn the_page_shows_the_verdict_the_paired_scores_and_the_changed_replies() {
     let p = page(&o);
     assert!(p.contains("<h1>vLLM 0.30 against 0.29</h1>"), "{p}");
     assert!(p.contains(
-        "<p class=\"compare-verdict\">both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right), gsm8k flexible-extract exact_match −17% (2 of 6 replies changed: 1 answer right → wrong, 0 wrong → right))</p>"
+        "<p class=\"compare-verdict\">both scores within noise (gsm8k strict-match exact_match −33 points (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right), gsm8k flexible-extract exact_match −17 points (2 of 6 replies changed: 1 answer right → wrong, 0 wrong → right))</p>"
     ), "the verdict as `findings compare` prints it: {p}");
     assert!(p.contains(
-        "<h3 class=\"workload\">gsm8k strict-match exact_match</h3>\n<p class=\"accuracy-score\">vLLM 0.29 (baseline): 1 (95% interval 0.6097–1)<br>vLLM 0.30: 0.6667 (95% interval 0.3–0.9032)<br>Change: −33%, within noise (±46%)</p>\n<p class=\"small\">Paired on 6 questions: 2 replies changed, 1 of them repeating the text just before where it first differs; 2 answers right → wrong, 0 wrong → right; McNemar&#39;s exact test p 0.5.</p>"
+        "<h3 class=\"workload\">gsm8k strict-match exact_match</h3>\n<p class=\"accuracy-score\">vLLM 0.29 (baseline): 1 (95% interval 0.6097–1)<br>vLLM 0.30: 0.6667 (95% interval 0.3–0.9032)<br>Change: −33 points, within noise (±46 points)</p>\n<p class=\"small\">Paired on 6 questions: 2 replies changed, 1 of them repeating the text just before where it first differs; 2 answers right → wrong, 0 wrong → right; McNemar&#39;s exact test p 0.5.</p>"
     ), "{p}");
     assert!(p.contains(
         "<p>The 4 changed replies, each shown around where the two replies first differ, from there on marked; whether each answer was right. Every changed reply, whole: <a href=\"../../compare/acc/changed-replies.csv\">changed-replies.csv</a>.</p>"
@@ -219,7 +219,7 @@ fn two_setups_of_one_run_are_compared_alike() {
     let p = std::fs::read_to_string(o.join("compare/two-setups/index.html")).unwrap();
     assert!(p.contains("<h1>with against without</h1>"), "{p}");
     assert!(p.contains(
-        "<p class=\"compare-verdict\">both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed"
+        "<p class=\"compare-verdict\">both scores within noise (gsm8k strict-match exact_match −33 points (2 of 6 replies changed"
     ), "{p}");
     assert!(o.join("compare/two-setups/changed-replies.csv").is_file());
 }

@@ -33,17 +33,17 @@ fn trends_lists_the_accuracy_workloads_in_the_words_of_every_trend() {
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "2 workloads, 6 changes between versions: worse on 1 of 6 beyond noise (Qwen3-8B · gsm8k strict-match exact_match · 5-shot: score −8% on vLLM 0.30 against 0.29); 4 within noise (Qwen3-8B · gsm8k flexible-extract exact_match · 5-shot: score −0.5% on vLLM 0.29 against 0.28, …); the same on 1.",
+        "2 workloads, 6 changes between versions: worse on 1 of 6 beyond noise (Qwen3-8B · gsm8k strict-match exact_match · 5-shot: score −8 points on vLLM 0.30 against 0.29); 4 within noise (Qwen3-8B · gsm8k flexible-extract exact_match · 5-shot: score −0.5 points on vLLM 0.29 against 0.28, …); the same on 1.",
         "{}",
         r.stdout
     );
     for want in [
         "Qwen3-8B · gsm8k strict-match exact_match · 5-shot",
-        "  3 changes between versions: worse on 1 of 3 beyond noise (score −8% on vLLM 0.30 against 0.29); 1 within noise (score +0.4% on vLLM 0.31 against 0.30); the same on 1.",
-        "    0.30     70.00% (95% interval 67.53–72.47)  acc-030        −8% worse, beyond noise (±5.5%)",
-        "    0.31     70.40% (95% interval 67.93–72.87)  acc-031        +0.4%, within noise (±5.7%)",
-        "    0.30: a regression no finding cites; start one: findings new \"Score −8% on vLLM 0.30 against 0.29 (Qwen3-8B · gsm8k strict-match exact_match · 5-shot)\" --group changed-answers --engine vllm --version 0.30",
-        "  3 changes between versions: all 3 within noise (score −0.5% on vLLM 0.29 against 0.28, …).",
+        "  3 changes between versions: worse on 1 of 3 beyond noise (score −8 points on vLLM 0.30 against 0.29); 1 within noise (score +0.4 points on vLLM 0.31 against 0.30); the same on 1.",
+        "    0.30     70.00% (95% interval 67.53–72.47)  acc-030        −8 points worse, beyond noise (±5.5 points)",
+        "    0.31     70.40% (95% interval 67.93–72.87)  acc-031        +0.4 points, within noise (±5.7 points)",
+        "    0.30: a regression no finding cites; start one: findings new \"Score −8 points on vLLM 0.30 against 0.29 (Qwen3-8B · gsm8k strict-match exact_match · 5-shot)\" --group changed-answers --engine vllm --version 0.30",
+        "  3 changes between versions: all 3 within noise (score −0.5 points on vLLM 0.29 against 0.28, …).",
     ] {
         assert!(lines.contains(&want), "no line {want:?} in:\n{}", r.stdout);
     }
@@ -64,7 +64,7 @@ fn a_score_lower_is_better_where_the_scores_say_so() {
     let r = site.run(&["trends", "--workload", STRICT, "--fail-on", "regression"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(
-        r.stdout.starts_with("1 workload, 3 changes between versions: better on 1 of 3 beyond noise (score −8% on vLLM 0.30 against 0.29)"),
+        r.stdout.starts_with("1 workload, 3 changes between versions: better on 1 of 3 beyond noise (score −8 points on vLLM 0.30 against 0.29)"),
         "{}",
         r.stdout
     );
@@ -77,15 +77,15 @@ fn the_workload_page_says_its_verdict_its_parts_and_each_interval() {
     let html = std::fs::read_to_string(out.join(format!("workloads/{STRICT}/index.html"))).unwrap();
     for want in [
         "<h1>Qwen3-8B · gsm8k strict-match exact_match · 5-shot</h1>",
-        "<p class=\"workload-verdict\">3 changes between versions: worse on 1 of 3 beyond noise (score −8% on vLLM 0.30 against 0.29); 1 within noise (score +0.4% on vLLM 0.31 against 0.30); the same on 1.</p>",
+        "<p class=\"workload-verdict\">3 changes between versions: worse on 1 of 3 beyond noise (score −8 points on vLLM 0.30 against 0.29); 1 within noise (score +0.4 points on vLLM 0.31 against 0.30); the same on 1.</p>",
         "<dt>Task</dt><dd>gsm8k ",
         "<dt>Filter</dt><dd>strict-match ",
         "<dt>Examples (n-shot)</dt><dd>5 ",
         "<dt>Limit</dt><dd>none recorded ",
         "A point's whisker is its run's 95% interval",
-        "aria-label=\"vLLM 0.30: 70.0%, 95% interval 67.5–72.5, run acc-030\"",
+        "<title>vLLM 0.30: 70.0%, 95% interval 67.5–72.5, run acc-030</title>",
         ">Score (%)</text>",
-        "<strong>Regression.</strong> Score −8% worse, beyond noise (±5.5%) on <a href=\"../../engines/vllm/0.30/\">vLLM 0.30</a> against <a href=\"../../engines/vllm/0.29/\">0.29</a> (70% against 78%).",
+        "<strong>Regression.</strong> Score −8 points worse, beyond noise (±5.5 points) on <a href=\"../../engines/vllm/0.30/\">vLLM 0.30</a> against <a href=\"../../engines/vllm/0.29/\">0.29</a> (70% against 78%).",
     ] {
         assert!(html.contains(want), "no {want:?} in the page");
     }
@@ -93,7 +93,7 @@ fn the_workload_page_says_its_verdict_its_parts_and_each_interval() {
     let version = std::fs::read_to_string(out.join("engines/vllm/0.30/index.html")).unwrap();
     assert!(
         version.contains(
-            "5-shot</a>: Score <span class=\"change-words\">−8% worse, beyond noise (±5.5%)</span> on <a href=\"../../../engines/vllm/0.30/\">vLLM 0.30</a> against <a href=\"../../../engines/vllm/0.29/\">0.29</a> <span class=\"muted small\">(70% against 78%"
+            "5-shot</a>: Score <span class=\"change-words\">−8 points worse, beyond noise (±5.5 points)</span> on <a href=\"../../../engines/vllm/0.30/\">vLLM 0.30</a> against <a href=\"../../../engines/vllm/0.29/\">0.29</a> <span class=\"muted small\">(70% against 78%"
         ),
         "the version page"
     );

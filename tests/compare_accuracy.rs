@@ -27,7 +27,7 @@ fn paired_logs_say_which_answers_changed() {
     let first = r.stdout.lines().next().unwrap();
     assert_eq!(
         first,
-        "samples_gsm8k_2026-01-02T10-00-00.000001.jsonl against samples_gsm8k_2026-01-01T10-00-00.000001.jsonl: both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right), gsm8k flexible-extract exact_match −17% (2 of 6 replies changed: 1 answer right → wrong, 0 wrong → right))"
+        "samples_gsm8k_2026-01-02T10-00-00.000001.jsonl against samples_gsm8k_2026-01-01T10-00-00.000001.jsonl: both scores within noise (gsm8k strict-match exact_match −33 points (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right), gsm8k flexible-extract exact_match −17 points (2 of 6 replies changed: 1 answer right → wrong, 0 wrong → right))"
     );
     assert!(r.stdout.contains(
         "  paired on 6 questions: 2 replies changed (1 repeat the text before), 2 answers right → wrong, 0 wrong → right, McNemar p 0.5\n"
@@ -66,7 +66,7 @@ fn two_tables_of_one_paste_by_their_intervals() {
     let r = run_from(evals(), &["compare", "table.txt"]);
     assert_eq!(
         r.stdout.lines().next().unwrap(),
-        "table.txt (lines 9–11) against table.txt (lines 2–6): worse on 1 of 2 scores beyond noise (gsm8k flexible-extract exact_match −18%); 1 untested, single runs: worse on 1 (gsm8k strict-match exact_match −18%)"
+        "table.txt (lines 9–11) against table.txt (lines 2–6): worse on 1 of 2 scores beyond noise (gsm8k flexible-extract exact_match −18 points); 1 untested, single runs: worse on 1 (gsm8k strict-match exact_match −18 points)"
     );
 }
 
@@ -190,7 +190,7 @@ fn run_ids_of_accuracy_runs_compare_as_their_files() {
         )
     );
     assert!(
-        by_id.stdout.starts_with("vLLM 0.30 against vLLM 0.29: both scores within noise (gsm8k strict-match exact_match −33% (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right)"),
+        by_id.stdout.starts_with("vLLM 0.30 against vLLM 0.29: both scores within noise (gsm8k strict-match exact_match −33 points (2 of 6 replies changed: 2 answers right → wrong, 0 wrong → right)"),
         "{}",
         by_id.stdout
     );

@@ -256,7 +256,7 @@ fn compared_question_by_question() {
     let qwen = "vllm-project__tpu-inference__eval_logs_397b_aime26__Qwen__Qwen3.5-397B-A17B-FP8__samples_aime26_2026-05-30T07-50-15.853953.jsonl";
     assert_eq!(
         verdict(&s, &[kimi, qwen]),
-        format!("{qwen} against {kimi}: aime26 none exact_match +6.7% (30 of 30 replies changed: 2 answers right → wrong, 4 wrong → right), within noise by McNemar's exact test (p 0.6875)")
+        format!("{qwen} against {kimi}: aime26 none exact_match +6.7 points (30 of 30 replies changed: 2 answers right → wrong, 4 wrong → right), within noise by McNemar's exact test (p 0.6875)")
     );
 }
 
@@ -266,15 +266,15 @@ fn pasted_before_and_after() {
     let p = dir.join("pasted");
     assert_eq!(
         verdict(&p, &["lm_eval_table/vllm-project-vllm-14848-1.txt"]),
-        "vllm-project-vllm-14848-1.txt (lines 9–12) against vllm-project-vllm-14848-1.txt (lines 2–5): better on both scores beyond noise (gsm8k strict-match exact_match +32%, gsm8k flexible-extract exact_match +22%)"
+        "vllm-project-vllm-14848-1.txt (lines 9–12) against vllm-project-vllm-14848-1.txt (lines 2–5): better on both scores beyond noise (gsm8k strict-match exact_match +32 points, gsm8k flexible-extract exact_match +22 points)"
     );
     assert_eq!(
         verdict(&p, &["sglang_gsm8k/sgl-project-sglang-15464-1.txt"]),
-        "sgl-project-sglang-15464-1.txt (lines 16–19) against sgl-project-sglang-15464-1.txt (lines 7–10): better on 1 of 2 scores beyond noise (gsm8k none accuracy +21%); the same on 1"
+        "sgl-project-sglang-15464-1.txt (lines 16–19) against sgl-project-sglang-15464-1.txt (lines 7–10): better on 1 of 2 scores beyond noise (gsm8k none accuracy +21 points); the same on 1"
     );
     assert_eq!(
         verdict(&p, &["lm_eval_table/vllm-project-vllm-46385-1.txt", "lm_eval_table/vllm-project-vllm-46385-2.txt"]),
-        "vllm-project-vllm-46385-2.txt against vllm-project-vllm-46385-1.txt: both scores within noise (gsm8k flexible-extract exact_match −0.3%, gsm8k strict-match exact_match −0.2%)"
+        "vllm-project-vllm-46385-2.txt against vllm-project-vllm-46385-1.txt: both scores within noise (gsm8k flexible-extract exact_match −0.3 points, gsm8k strict-match exact_match −0.2 points)"
     );
 }
 

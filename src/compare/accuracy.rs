@@ -18,8 +18,8 @@
 //! symptom of a speculative-decoding bug: a token emitted twice).
 //!
 //! The verdict is said through [`super::summary`], as every comparison's:
-//! the change of each score in points, written as every change is
-//! written ([`crate::figures::signed_percent`]: `−2.1%` for −2.1 points),
+//! the change of each score in points, named so
+//! ([`crate::figures::signed_points`]: `−2.1 points`),
 //! each beyond or within noise; two runs whose replies are all alike say
 //! "no reply changed".
 //!
@@ -412,6 +412,7 @@ fn judge(base: &Score, other: &Score, paired: Option<&Paired>) -> Change {
             let band = Band {
                 pct: 196.0 * ((p.right_to_wrong + p.wrong_to_right) as f64).sqrt() / n,
                 basis: Basis::Sampling { p: Some(p.p_value) },
+                points: true,
             };
             if p.p_value < 0.05 {
                 Noise::Beyond(band)
@@ -423,6 +424,7 @@ fn judge(base: &Score, other: &Score, paired: Option<&Paired>) -> Change {
             let band = Band {
                 pct: 196.0 * (a * a + b * b).sqrt(),
                 basis: Basis::Sampling { p: None },
+                points: true,
             };
             if points.abs() > band.pct {
                 Noise::Beyond(band)
@@ -436,6 +438,7 @@ fn judge(base: &Score, other: &Score, paired: Option<&Paired>) -> Change {
         pct: points,
         noise,
         direction,
+        points: true,
     }
 }
 

@@ -89,18 +89,18 @@ pub fn table(c: &AccuracyComparison) -> String {
         c.sides[1], c.sides[0], c.verdict.words
     );
     out.push_str(&format!(
-        "{:<40} {:>6}  {:<24} {:<24} {:>8}  noise\n",
-        "task filter metric", "n-shot", c.sides[0], c.sides[1], "points"
+        "{:<40} {:>6}  {:<24} {:<24} {:>12}  noise\n",
+        "task filter metric", "n-shot", c.sides[0], c.sides[1], "change"
     ));
     for r in &c.rows {
         let what = format!("{} {} {}", r.base.task, r.base.filter, r.base.metric);
         out.push_str(&format!(
-            "{:<40} {:>6}  {:<24} {:<24} {:>8}  {}\n",
+            "{:<40} {:>6}  {:<24} {:<24} {:>12}  {}\n",
             what,
             r.base.n_shot.map_or("-".into(), figures::number),
             value(&r.base),
             value(&r.other),
-            figures::signed_percent(r.points),
+            r.change.shown(),
             r.change.noise.short()
         ));
         if let Some(p) = &r.paired {

@@ -177,16 +177,19 @@ pub enum Basis {
 /// and what it was read from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Band {
-    /// Its half-width in percent, widened by the tool's own spread.
+    /// Its half-width in percent, widened by the tool's own spread; in
+    /// points where `points`.
     pub pct: f64,
     /// What it was read from.
     pub basis: Basis,
+    /// Whether it is in points of a share ([`Evidence::points`]).
+    pub points: bool,
 }
 
 impl Band {
     /// `±9.4%`: the band as every format writes it, rounded as changes are.
     pub fn shown(&self) -> String {
-        format!("±{}", figures::unsigned_percent(self.pct))
+        format!("±{}", figures::unsigned_change(self.pct, self.points))
     }
 
     /// Where the band comes from, in words: `the noise site.yaml states`,
@@ -281,19 +284,23 @@ impl Noise {
 /// A side's value against the baseline's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Change {
-    /// In percent of the baseline's mean.
+    /// In percent of the baseline's mean; in points where `points`.
     pub pct: f64,
     /// Whether it stands out from the noise.
     pub noise: Noise,
     /// Better, worse or the same, by the metric's direction, whatever the
     /// noise says.
     pub direction: Direction,
+    /// Whether it is in points of a share (an accuracy score), not in
+    /// percent of the baseline.
+    pub points: bool,
 }
 
 impl Change {
-    /// The change in percent as every format writes it: `+26%`, `−2.5%`.
+    /// The change as every format writes it: `+26%`, `−2.5%`; in points
+    /// for a share (`−2.1 points`).
     pub fn shown(&self) -> String {
-        figures::signed_percent(self.pct)
+        figures::signed_change(self.pct, self.points)
     }
 
     /// What the change is for a reader: better or worse beyond noise
@@ -387,6 +394,7 @@ pub fn judged(
         pct,
         noise: judge(base, side, pct, &evidence),
         direction: Direction::of(pct, metric.higher_is_better),
+        points,
     })
 }
 
@@ -406,6 +414,7 @@ pub fn judge(base: &Spread, side: &Spread, pct: f64, evidence: &Evidence) -> Noi
         let band = Band {
             pct: p + widen,
             basis,
+            points: evidence.points,
         };
         if pct.abs() > band.pct {
             Noise::Beyond(band)
@@ -437,6 +446,7 @@ pub fn judge(base: &Spread, side: &Spread, pct: f64, evidence: &Evidence) -> Noi
                 versions: h.len(),
                 z,
             },
+            points: evidence.points,
         };
         let out =
             (side.mean > mean + reach && pct > 0.0) || (side.mean < mean - reach && pct < 0.0);

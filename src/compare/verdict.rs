@@ -72,8 +72,10 @@ pub struct Said<'a> {
     pub kind: Kind,
     /// Which way it went, whatever the noise says.
     pub direction: Direction,
-    /// Its size in percent.
+    /// Its size in percent; in points where `points`.
     pub pct: f64,
+    /// Whether its size is in points of a share.
+    pub points: bool,
     /// Its noise, said in full where a summary is of this change alone.
     pub noise: Noise,
     /// What changed (before its percent), and where (after it; may be
@@ -88,6 +90,7 @@ impl<'a> Said<'a> {
             kind,
             direction: change.direction,
             pct: change.pct,
+            points: change.points,
             noise: change.noise,
             name: Box::new(name),
         }
@@ -95,7 +98,10 @@ impl<'a> Said<'a> {
 
     fn named(&self) -> String {
         let (what, after) = (self.name)();
-        format!("{what} {}{after}", crate::figures::signed_percent(self.pct))
+        format!(
+            "{what} {}{after}",
+            crate::figures::signed_change(self.pct, self.points)
+        )
     }
 }
 
@@ -130,7 +136,7 @@ pub fn summary(items: &[Said<'_>], noun: Noun<'_>) -> String {
         let (what, after) = (c.name)();
         let mut out = format!(
             "{what} {}{way}{after}",
-            crate::figures::signed_percent(c.pct),
+            crate::figures::signed_change(c.pct, c.points),
         );
         match c.kind {
             Kind::Same => {}

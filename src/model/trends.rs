@@ -373,7 +373,7 @@ impl Trends {
         let title = format!(
             "{} {} on {} {} against {} ({})",
             mt.metric.label,
-            crate::figures::signed_percent(ch.change.pct),
+            ch.change.shown(),
             series.engine_name,
             ch.to,
             ch.from,

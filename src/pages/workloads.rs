@@ -227,8 +227,7 @@ fn chart_of(
                 low: p.low * k,
                 high: p.high * k,
                 hollow: !p.flags.is_empty(),
-                regression: crate::model::regression_into(mt, i)
-                    .map(|ch| crate::figures::signed_percent(ch.change.pct)),
+                regression: crate::model::regression_into(mt, i).map(|ch| ch.change.shown()),
                 href: format!("{ROOT}{}", urls::run(&run.id)),
                 label,
             }

@@ -434,6 +434,6 @@ fn extraction_gap_and_accuracy_below_reference() {
     assert_eq!(below[0].1, Outcome::Shown);
     assert_eq!(
         below[0].2,
-        "gsm8k strict-match exact_match: 0.1 against vllm 0.28.0's 0.8, −70 points, beyond noise by the scores' 95% intervals (±2.7%)"
+        "gsm8k strict-match exact_match: 0.1 against vllm 0.28.0's 0.8, −70 points, beyond noise by the scores' 95% intervals (±2.7 points)"
     );
 }

@@ -336,7 +336,7 @@ pub(super) fn github(model: &Model, picked: &[Picked], sel: &Selection) -> Strin
                 let mut message = format!(
                     "{} {} {} on {} {} against {}: {} against {}, {}.\n{}{}",
                     mt.metric.label,
-                    figures::signed_percent(ch.change.pct),
+                    ch.change.shown(),
                     ch.change.direction.as_str(),
                     f.trend.series[ch.series].name(),
                     ch.to,
