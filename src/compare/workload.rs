@@ -148,21 +148,13 @@ pub fn workload_of_score(model: Option<&str>, score: ScoreOf, hardware: Option<&
     }
     parts.extend(score.words().into_iter().map(|w| (String::new(), w)));
     Workload {
-        parts,
-        loose: exact.clone(),
-        exact,
-        lengths: [None, None],
-        requested: [None, None],
-        concurrency: None,
         model: shown,
-        test: None,
-        settings: Vec::new(),
         hardware: hardware
             .map(str::trim)
             .filter(|h| !h.is_empty())
             .map(str::to_string),
-        backend: None,
         score: Some(score),
+        ..Workload::keyed(parts, exact)
     }
 }
 
@@ -174,6 +166,12 @@ impl Workload {
             .map(|(_, v)| v.as_str())
             .collect::<Vec<_>>()
             .join("\u{1f}");
+        Workload::keyed(parts, exact)
+    }
+
+    /// A workload of `parts` matched exactly on `exact`, and nothing else
+    /// known of it.
+    fn keyed(parts: Vec<(String, String)>, exact: String) -> Workload {
         Workload {
             parts,
             loose: exact.clone(),
