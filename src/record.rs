@@ -6,10 +6,9 @@
 //! between records (does the run exist? which findings link here?) are not
 //! resolved here: `validate` checks them and `model` computes them.
 
-use crate::diagnostics::Span;
 use crate::version::Version;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -20,6 +19,7 @@ mod evidence;
 mod model_name;
 mod noise;
 pub mod placeholder;
+mod spans;
 pub use about::engines_about;
 pub use column::{readable_column_name, Column};
 pub use compare::{CompareOf, CompareSpec};
@@ -29,6 +29,7 @@ pub use noise::{
     noise_rule, NoiseBound, NoiseRule, DEFAULT_NOISE_MIN_SAMPLE, DEFAULT_NOISE_WINDOW,
     DEFAULT_NOISE_Z,
 };
+pub use spans::{FieldMap, Spans, MAX_SPAN_PATH};
 
 /// A calendar date, `YYYY-MM-DD`. Dates only ever come from records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -99,93 +100,6 @@ impl fmt::Display for Date {
 impl Serialize for Date {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
-    }
-}
-
-/// The longest field path under which fields get positions of their own,
-/// in bytes. A field under a longer one (a key of hundreds of characters,
-/// or many such keys nested) is placed at the nearest parent of at most
-/// this length: positions stay exact for every field a record may have,
-/// and mapping a document costs at most this much per field more than the
-/// length of its own key, however long the keys above it.
-pub const MAX_SPAN_PATH: usize = 256;
-
-/// Where each field of a YAML document sits: `engines[0].fixed_in` → line 9, column 5.
-#[derive(Debug, Clone, Default)]
-pub struct Spans {
-    // foldhash: SipHash was most of the time of mapping a document of 10^5
-    // fields.
-    map: HashMap<String, Span, foldhash::fast::FixedState>,
-    /// For lists some of whose items could not be read: the original
-    /// position of each item that was kept, so that `engines[0].affected[1]`
-    /// still names the item as written after `affected[0]` was dropped.
-    items: HashMap<String, Vec<usize>>,
-    /// Where the document starts (front matter starts on line 2 of a finding).
-    pub origin: Span,
-}
-
-impl Spans {
-    /// Records that the items kept from the list at `list` were, in the
-    /// file, at `positions`.
-    pub fn set_items(&mut self, list: String, positions: Vec<usize>) {
-        self.items.insert(list, positions);
-    }
-
-    /// The path of the `k`-th kept item of the list at `list`, with the
-    /// item's position as written: `engines[0].affected[1]`.
-    pub fn item(&self, list: &str, k: usize) -> String {
-        let n = self
-            .items
-            .get(list)
-            .and_then(|p| p.get(k).copied())
-            .unwrap_or(k);
-        format!("{list}[{n}]")
-    }
-
-    /// True when the file has a key or item at exactly `path`.
-    pub fn has(&self, path: &str) -> bool {
-        self.map.contains_key(path)
-    }
-
-    /// Records the position of `path`.
-    pub fn insert(&mut self, path: String, span: Span) {
-        self.map.entry(path).or_insert(span);
-    }
-
-    /// The position of `path`, or of its nearest parent that has one, or the
-    /// start of the document.
-    pub fn get(&self, path: &str) -> Span {
-        if let Some(s) = self.map.get(path) {
-            return *s;
-        }
-        // Of the parents, only those up to MAX_SPAN_PATH long have fields
-        // placed under them: start at the longest of those, which keeps a
-        // path of 10^5 dots from costing 10^5 lookups of as many bytes.
-        let mut p = path;
-        if p.len() > MAX_SPAN_PATH {
-            match p
-                .rmatch_indices(['.', '['])
-                .map(|(i, _)| i)
-                .find(|i| *i <= MAX_SPAN_PATH)
-            {
-                Some(i) => p = &p[..i],
-                None => return self.origin,
-            }
-        } else {
-            match p.rfind(['.', '[']) {
-                Some(i) => p = &p[..i],
-                None => return self.origin,
-            }
-        }
-        loop {
-            if let Some(s) = self.map.get(p) {
-                return *s;
-            }
-            match p.rfind(['.', '[']) {
-                Some(i) => p = &p[..i],
-                None => return self.origin,
-            }
-        }
     }
 }
 

@@ -16,10 +16,11 @@ mod reach;
 mod simple;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::record::{Spans, MAX_SPAN_PATH};
+use crate::record::{FieldMap, Spans, MAX_SPAN_PATH};
 use budget::{Budget, ValueSeed};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 pub(crate) use serde_yaml::{Mapping, Value};
 
@@ -362,12 +363,31 @@ fn explain(msg: String, span: Span) -> (String, Span, Option<&'static str>) {
 }
 
 /// Raw scalar text per field path, as written (kept beside the spans).
+type RawMap = HashMap<String, String, foldhash::fast::FixedState>;
+
+/// [`RawMap`] of a document, worked out when a hint first asks for what
+/// was written, as [`Spans`] are: a clean document never asks.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct RawText(HashMap<String, String, foldhash::fast::FixedState>);
+pub(crate) struct RawText {
+    text: Arc<str>,
+    first_line: usize,
+    map: OnceLock<RawMap>,
+}
 
 impl RawText {
+    fn lazy(text: Arc<str>, first_line: usize) -> RawText {
+        RawText {
+            text,
+            first_line,
+            map: OnceLock::new(),
+        }
+    }
+
     pub(crate) fn get(&self, path: &str) -> Option<&str> {
-        self.0.get(path).map(String::as_str)
+        self.map
+            .get_or_init(|| scan_all(&self.text, self.first_line).1)
+            .get(path)
+            .map(String::as_str)
     }
 }
 
@@ -396,19 +416,27 @@ fn parent_path(path: &Option<String>) -> Option<String> {
 }
 
 /// Maps field paths (`engines[0].affected[1]`) to positions. `first_line` is
-/// the file line on which `text` starts.
+/// the file line on which `text` starts. The map is made when a position or
+/// a raw text is first asked for (see [`Spans`]).
 pub(crate) fn scan(text: &str, first_line: usize) -> (Spans, RawText) {
-    let (spans, raw, _) = scan_all(text, first_line);
-    (spans, raw)
+    let text: Arc<str> = Arc::from(text);
+    (
+        Spans::lazy(Arc::clone(&text), first_line, field_map),
+        RawText::lazy(text, first_line),
+    )
+}
+
+/// The positions of [`scan_all`], as [`Spans`] asks for them.
+fn field_map(text: &str, first_line: usize) -> FieldMap {
+    scan_all(text, first_line).0
 }
 
 /// [`scan`], plus the keys that appear a second time in their mapping,
 /// with the second one's position.
-fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span)>) {
+fn scan_all(text: &str, first_line: usize) -> (FieldMap, RawMap, Vec<(String, Span)>) {
     let mut dups = Vec::new();
-    let mut spans = Spans::default();
-    spans.origin = Span::new(first_line, 1);
-    let mut raw = RawText::default();
+    let mut spans = FieldMap::default();
+    let mut raw = RawMap::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut counters: HashMap<String, usize, foldhash::fast::FixedState> = HashMap::default();
     let mut block_indent: Option<usize> = None;
@@ -447,7 +475,7 @@ fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span
                 joined(owner, "[", &format_args!("{}]", *n - 1))
             });
             if let Some(p) = &path {
-                spans.insert(p.clone(), Span::new(line_no, col + 1));
+                place(&mut spans, p.clone(), Span::new(line_no, col + 1));
             }
             stack.push(Frame {
                 col,
@@ -471,10 +499,10 @@ fn scan_all(text: &str, first_line: usize) -> (Spans, RawText, Vec<(String, Span
                 None => Some(key.to_string()),
             };
             if let Some(path) = &path {
-                if spans.has(path) {
+                if spans.contains_key(path) {
                     dups.push((path.clone(), Span::new(line_no, col + 1)));
                 }
-                spans.insert(path.clone(), Span::new(line_no, col + 1));
+                place(&mut spans, path.clone(), Span::new(line_no, col + 1));
                 record_value(
                     &mut spans,
                     &mut raw,
@@ -533,9 +561,14 @@ fn split_key(s: &str) -> Option<(&str, &str, usize)> {
     Some((key, value, offset))
 }
 
+/// Records the position of `path`; the first place a path is met stands.
+fn place(spans: &mut FieldMap, path: String, span: Span) {
+    spans.entry(path).or_insert(span);
+}
+
 fn record_value(
-    spans: &mut Spans,
-    raw: &mut RawText,
+    spans: &mut FieldMap,
+    raw: &mut RawMap,
     path: &str,
     value: &str,
     line: usize,
@@ -554,13 +587,13 @@ fn record_value(
             let item = part.trim();
             if path.len() <= MAX_SPAN_PATH {
                 let p = joined(path, "[", &format_args!("{n}]"));
-                spans.insert(p.clone(), Span::new(line, offset + lead));
-                raw.0.insert(p, item.to_string());
+                place(spans, p.clone(), Span::new(line, offset + lead));
+                raw.insert(p, item.to_string());
             }
             offset += part.len() + 1;
         }
     } else {
-        raw.0.insert(path.to_string(), value.to_string());
+        raw.insert(path.to_string(), value.to_string());
     }
 }
 
