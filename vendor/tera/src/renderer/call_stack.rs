@@ -1,4 +1,5 @@
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::{to_value, Value};
@@ -37,6 +38,10 @@ impl<'a> UserContext<'a> {
     }
 }
 
+/// What the user context holds at each name a template wrote (patch 11),
+/// by the name's text.
+type Found<'a> = HashMap<&'a str, Option<&'a Value>, foldhash::fast::FixedState>;
+
 /// Contains the stack of frames
 #[derive(Debug)]
 pub struct CallStack<'a> {
@@ -44,6 +49,13 @@ pub struct CallStack<'a> {
     stack: Vec<StackFrame<'a>>,
     /// User supplied context for the render
     context: UserContext<'a>,
+    /// What `lookup_named` found in the user context (patch 11). The
+    /// context does not change while a template renders, so a name's value
+    /// there is the same every time: `root`, `page.kind` or `site.title`,
+    /// asked a dozen times a page, walk its maps once. Frames are still
+    /// searched first every time, so a `set`, a loop or a macro argument
+    /// of the same name hides it as before.
+    found: RefCell<Found<'a>>,
 }
 
 impl<'a> CallStack<'a> {
@@ -52,6 +64,7 @@ impl<'a> CallStack<'a> {
         CallStack {
             stack: vec![StackFrame::new(FrameType::Origin, "ORIGIN", template)],
             context: UserContext::new(context),
+            found: RefCell::new(Found::default()),
         }
     }
 
@@ -112,6 +125,36 @@ impl<'a> CallStack<'a> {
         // a hundred instructions each time. A `.` is ASCII, so its byte
         // index is a character boundary.
         let dot = key.bytes().position(|b| b == b'.');
+        if let Some(found) = self.lookup_frames(key, dot) {
+            return Some(found);
+        }
+        self.lookup_context(key, dot).map(Cow::Borrowed)
+    }
+
+    /// [`CallStack::lookup`] of a name as a template wrote it (`key` lives
+    /// as long as the templates): what the user context holds at it is
+    /// looked up once a render and remembered (patch 11).
+    /// `dot` is the place of its first `.`.
+    pub fn lookup_named(&self, key: &'a str, dot: Option<usize>) -> Option<Val<'a>> {
+        if let Some(found) = self.lookup_frames(key, dot) {
+            return Some(found);
+        }
+        if let Some(&found) = self.found.borrow().get(key) {
+            return found.map(Cow::Borrowed);
+        }
+        let found = self.lookup_context(key, dot);
+        let mut remembered = self.found.borrow_mut();
+        // A page names a few dozen variables: room for them at once, not
+        // a table grown three times over.
+        if remembered.capacity() == 0 {
+            remembered.reserve(64);
+        }
+        remembered.insert(key, found);
+        found.map(Cow::Borrowed)
+    }
+
+    /// `key` in the frames a lookup may see, innermost first.
+    fn lookup_frames(&self, key: &str, dot: Option<usize>) -> Option<Val<'a>> {
         for stack_frame in self.stack.iter().rev() {
             let found = stack_frame.find_value_split(key, dot);
             if found.is_some() {
@@ -124,15 +167,16 @@ impl<'a> CallStack<'a> {
                 break;
             }
         }
-
-        // Not in stack frame, look in user supplied context
-        if dot.is_some() {
-            return self.context.find_value_by_dotted_pointer(key).map(Cow::Borrowed);
-        } else if let Some(value) = self.context.find_value(key) {
-            return Some(Cow::Borrowed(value));
-        }
-
         None
+    }
+
+    /// `key` in the user supplied context, `dot` the place of its first `.`.
+    fn lookup_context(&self, key: &str, dot: Option<usize>) -> Option<&'a Value> {
+        if dot.is_some() {
+            self.context.find_value_by_dotted_pointer(key)
+        } else {
+            self.context.find_value(key)
+        }
     }
 
     /// Add an assignment value (via {% set ... %} and {% set_global ... %} )

@@ -73,14 +73,7 @@ fn evaluate_sub_variables(key: &str, call_stack: &CallStack) -> Result<String> {
 
 fn process_path<'a>(path: &str, call_stack: &CallStack<'a>) -> Result<Val<'a>> {
     if !path.contains('[') {
-        match call_stack.lookup(path) {
-            Some(v) => Ok(v),
-            None => Err(Error::msg(format!(
-                "Variable `{}` not found in context while rendering '{}'",
-                path,
-                call_stack.active_template().name
-            ))),
-        }
+        call_stack.lookup(path).ok_or_else(|| not_found(path, call_stack))
     } else {
         let full_path = evaluate_sub_variables(path, call_stack)?;
 
@@ -95,6 +88,15 @@ fn process_path<'a>(path: &str, call_stack: &CallStack<'a>) -> Result<Val<'a>> {
             ))),
         }
     }
+}
+
+/// The error of a variable `path` that is nowhere.
+fn not_found(path: &str, call_stack: &CallStack) -> Error {
+    Error::msg(format!(
+        "Variable `{}` not found in context while rendering '{}'",
+        path,
+        call_stack.active_template().name
+    ))
 }
 
 /// A variable or a string literal, without filters or `not`: what a
@@ -981,7 +983,7 @@ impl<'a> Processor<'a> {
     }
 
     /// Looks up identifier and returns its value
-    fn lookup_ident(&self, key: &str) -> Result<Val<'a>> {
+    fn lookup_ident(&self, key: &'a str) -> Result<Val<'a>> {
         // Magical variable that just dumps the context
         if key == MAGICAL_DUMP_VAR {
             // Unwraps are safe since we are dealing with things that are already Value
@@ -993,7 +995,19 @@ impl<'a> Processor<'a> {
             ));
         }
 
-        process_path(key, &self.call_stack)
+        // A name written in the template (not one built from a `[...]`
+        // index) is looked up through `lookup_named`, which remembers what
+        // the user context holds at it (patch 11). One pass over its bytes
+        // finds both its first `.` and whether it has an index.
+        let mut dot = None;
+        for (i, &b) in key.as_bytes().iter().enumerate() {
+            match b {
+                b'[' => return process_path(key, &self.call_stack),
+                b'.' if dot.is_none() => dot = Some(i),
+                _ => {}
+            }
+        }
+        self.call_stack.lookup_named(key, dot).ok_or_else(|| not_found(key, &self.call_stack))
     }
 
     /// Process the given node, appending the string result to the buffer

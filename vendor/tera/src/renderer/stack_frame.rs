@@ -116,6 +116,11 @@ impl<'a> StackFrame<'a> {
 
     /// Finds a value in `frame_context`.
     fn find_value_in_frame_split(&self, key: &str, dot: Option<usize>) -> Option<Val<'a>> {
+        // A loop's frame holds no variable unless its body sets one: not
+        // hashed into, for every lookup that passes it (patch 11).
+        if self.context.is_empty() {
+            return None;
+        }
         if let Some(dot) = dot {
             if dot < key.len() + 1 {
                 if let Some(found_value) =
