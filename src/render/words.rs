@@ -208,15 +208,26 @@ pub(crate) fn body_words(mut text: String, seen: &str, limit: usize) -> String {
 /// hash and comparison were a third of the time of a body's words (every
 /// word of every body is looked up).
 struct Taken<'t> {
+    /// The last short word met in each of [`RECENT`] slots, by a hash of
+    /// its key: a body repeats its words, and about half of them are found
+    /// here at the cost of a multiplication, before the set is asked. A key
+    /// is put in a slot only once it is in `short`, so a word found in its
+    /// slot was taken; 0, no word's key, marks an empty slot.
+    recent: Vec<u64>,
     short: HashSet<u64, foldhash::fast::FixedState>,
     long: HashSet<&'t str, foldhash::fast::FixedState>,
 }
+
+/// How many slots [`Taken::recent`] has: four times the distinct words of
+/// a body, so that few words share a slot.
+const RECENT_BITS: u32 = 10;
 
 impl Default for Taken<'_> {
     /// A body has a few hundred distinct words: room for them from the
     /// start, not a table grown and rehashed again and again.
     fn default() -> Self {
         Taken {
+            recent: vec![0; 1 << RECENT_BITS],
             short: HashSet::with_capacity_and_hasher(512, Default::default()),
             long: HashSet::with_capacity_and_hasher(128, Default::default()),
         }
@@ -228,11 +239,17 @@ impl<'t> Taken<'t> {
     /// of every body cost a fifth as much as the lookup.
     #[inline(always)]
     fn insert(&mut self, w: &'t str) -> bool {
-        if w.len() <= 8 {
-            self.short.insert(short_key(w.as_bytes()))
-        } else {
-            self.long.insert(w)
+        if w.len() > 8 {
+            return self.long.insert(w);
         }
+        let key = short_key(w.as_bytes());
+        // Fibonacci hashing: the top bits of the product mix all bytes.
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT_BITS)) as usize;
+        if self.recent[slot] == key {
+            return false;
+        }
+        self.recent[slot] = key;
+        self.short.insert(key)
     }
 }
 
