@@ -303,8 +303,7 @@ fn prepare(
     };
     let summary_text = markdown::plain_text(&summary_md);
     let (search_terms, search_words) =
-        terms_and_words(model, f, &card.title_text, &summary_text, &body_text);
-    drop(body_text);
+        terms_and_words(model, f, &card.title_text, &summary_text, body_text);
     let list_hash = if reusable {
         // The record without its body (nor what comes of it, nor the field
         // positions, whose maps have no fixed order).
