@@ -284,7 +284,27 @@ fn push_number(out: &mut String, x: f64) {
         push_scientific(out, x);
         return;
     }
-    let text = if x.fract() == 0.0 || a >= 999.95 {
+    if let Some(n) = whole(a) {
+        // A whole number (or one of 1,000 or more, rounded to one) is at
+        // least 1, so it always takes its sign.
+        if x < 0.0 {
+            out.push('−');
+        }
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        push_grouped(out, std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+        return;
+    }
+    let text = if a >= 999.95 {
         fixed(a, 0)
     } else {
         // Four significant digits: as many decimals as the whole part
@@ -306,7 +326,7 @@ fn push_number(out: &mut String, x: f64) {
     if x < 0.0 && !(int.bytes().all(|b| b == b'0') && frac.is_empty()) {
         out.push('−');
     }
-    out.push_str(&grouped(int));
+    push_grouped(out, int);
     if !frac.is_empty() {
         out.push('.');
         out.push_str(frac);
@@ -446,13 +466,42 @@ fn push_scientific(out: &mut String, x: f64) {
 fn grouped(digits: &str) -> String {
     let n = digits.len();
     let mut out = String::with_capacity(n + n / 3);
+    push_grouped(&mut out, digits);
+    out
+}
+
+/// Appends `digits` with their thousands separated, as [`grouped`] writes
+/// them, without a string of its own.
+fn push_grouped(out: &mut String, digits: &str) {
+    let n = digits.len();
+    if n <= 3 {
+        out.push_str(digits);
+        return;
+    }
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (n - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
-    out
+}
+
+/// `a` (finite, from 10^-6 to under 10^15) as the whole number
+/// [`push_number`] writes for it, without formatting it first: `a` itself
+/// when whole, and `a` rounded when 1,000 or more, which `fixed(a, 0)`
+/// (`format!`) rounds to the nearest whole number. Below 10^15 the
+/// fraction of a float is exact, so the nearest whole number is plain to
+/// see but for an exact half, which `format!` rounds to even: that is left
+/// to it. `None` for a number written with decimals, or a half.
+fn whole(a: f64) -> Option<u64> {
+    let f = a.fract();
+    if f == 0.0 {
+        Some(a as u64)
+    } else if a >= 999.95 && f != 0.5 {
+        Some(a.round() as u64)
+    } else {
+        None
+    }
 }
 
 /// A cell that already reads as [`number`] would write it, without

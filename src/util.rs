@@ -37,6 +37,22 @@ pub fn escape_html(s: &str) -> String {
         return s.to_string();
     };
     let mut out = String::with_capacity(s.len() + s.len() / 16 + 8);
+    push_escaped_from(&mut out, s, first);
+    out
+}
+
+/// Appends `s` escaped as [`escape_html`] writes it, without a string of
+/// its own (a run table's every cell).
+pub fn push_escaped_html(out: &mut String, s: &str) {
+    match s.bytes().position(|b| HTML_SPECIAL[usize::from(b)]) {
+        None => out.push_str(s),
+        Some(first) => push_escaped_from(out, s, first),
+    }
+}
+
+/// Appends `s` escaped, its first special byte at `first`.
+fn push_escaped_from(out: &mut String, s: &str, first: usize) {
+    let bytes = s.as_bytes();
     let mut plain = 0;
     for (i, &b) in bytes.iter().enumerate().skip(first) {
         if !HTML_SPECIAL[usize::from(b)] {
@@ -54,7 +70,6 @@ pub fn escape_html(s: &str) -> String {
         plain = i + 1;
     }
     out.push_str(&s[plain..]);
-    out
 }
 
 /// The bytes [`escape_html`] replaces: `&`, `<`, `>`, `"` and `'`.

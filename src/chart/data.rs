@@ -294,6 +294,18 @@ fn number(text: &str, line: usize, name: &str, log: bool) -> Result<Option<f64>,
 
 impl Data {
     pub(super) fn read(input: &ChartInput) -> Result<Data, ChartError> {
+        Data::read_with(input, true)
+    }
+
+    /// What [`Data::read`] would report, without writing the texts a
+    /// reader sees (labels, axis titles), which cannot fail: validation
+    /// reads every chart before it is drawn.
+    pub(super) fn check(input: &ChartInput) -> Result<(), ChartError> {
+        Data::read_with(input, false).map(|_| ())
+    }
+
+    /// The chart's data, with the texts a reader sees when `texts`.
+    fn read_with(input: &ChartInput, texts: bool) -> Result<Data, ChartError> {
         let spec = input.spec;
         let table = input.table;
         let ix = column_index(table, &spec.x)?;
@@ -373,8 +385,8 @@ impl Data {
                         points[s].push(Point {
                             x,
                             y,
-                            x_text: xs.text(x),
-                            y_text: ys[k].text(y),
+                            x_text: if texts { xs.text(x) } else { String::new() },
+                            y_text: if texts { ys[k].text(y) } else { String::new() },
                         });
                     }
                 }
@@ -438,7 +450,11 @@ impl Data {
                         lane: if grouped { s } else { k },
                         series: s,
                         value,
-                        text: value.map_or_else(|| yt.to_string(), |v| ys[k].text(v)),
+                        text: match value {
+                            _ if !texts => String::new(),
+                            Some(v) => ys[k].text(v),
+                            None => yt.to_string(),
+                        },
                     });
                 }
             }
@@ -476,10 +492,12 @@ impl Data {
             series,
             spreads: Vec::new(),
             not_drawn,
-            x_title: x_title(input),
-            y_title: y_title(input),
+            x_title: if texts { x_title(input) } else { String::new() },
+            y_title: if texts { y_title(input) } else { String::new() },
         };
-        data.in_seconds(spec);
+        if texts {
+            data.in_seconds(spec);
+        }
         Ok(data)
     }
 

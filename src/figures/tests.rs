@@ -257,3 +257,100 @@ fn a_change_of_a_share_is_in_points_named_so() {
     assert_eq!(signed_change(-2.1, false), "−2.1%");
     assert_eq!(unsigned_change(4.4, true), "4.4 points");
 }
+
+/// `number` as it was written before whole numbers took a path of their
+/// own: every value formatted first, then grouped.
+fn number_by_formatting(x: f64) -> String {
+    let mut out = String::new();
+    if x.is_nan() {
+        return out;
+    }
+    if x.is_infinite() {
+        return (if x > 0.0 { "unlimited" } else { "−unlimited" }).to_string();
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return "0".to_string();
+    }
+    if !(1e-6..1e15).contains(&a) {
+        push_scientific(&mut out, x);
+        return out;
+    }
+    let text = if x.fract() == 0.0 || a >= 999.95 {
+        fixed(a, 0)
+    } else {
+        let magnitude = a.log10().floor() as i32;
+        let decimals = (3 - magnitude).max(0) as usize;
+        let s = fixed(a, decimals);
+        if s.starts_with("1000") {
+            "1000".to_string()
+        } else {
+            s
+        }
+    };
+    let (int, frac) = match text.split_once('.') {
+        Some((i, f)) => (i, f.trim_end_matches('0')),
+        None => (text.as_str(), ""),
+    };
+    if x < 0.0 && !(int.bytes().all(|b| b == b'0') && frac.is_empty()) {
+        out.push('−');
+    }
+    out.push_str(&grouped(int));
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+#[test]
+fn whole_numbers_write_as_formatting_them_did() {
+    let mut values = vec![
+        0.0,
+        -0.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        1e-6,
+        9.99e-7,
+        1e15,
+        1e15 - 1.0,
+        999_999_999_999_999.0,
+        999.95,
+        999.949_999_999,
+        999.96,
+        1000.5,
+        1001.5,
+        2.5,
+        0.5,
+        1_234_567.5,
+        4_503_599_627_370_495.5,
+        99.999_99,
+        0.000_123_45,
+    ];
+    for e in -8..17 {
+        let p = 10f64.powi(e);
+        for m in [1.0, 1.5, 2.5, 9.999_5, 9.999_4, 0.999_95, 123.456_5, 7.0] {
+            values.push(m * p);
+        }
+    }
+    // A fixed sequence of pseudo-random values over every scale.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..200_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let scale = 10f64.powi((seed % 24) as i32 - 8);
+        let v = (seed >> 11) as f64 / (1u64 << 53) as f64 * scale;
+        values.push(v);
+        values.push((v * 2.0).round() / 2.0);
+        values.push(v.round());
+    }
+    for v in values {
+        for x in [v, -v] {
+            assert_eq!(number(x), number_by_formatting(x), "{x:?}");
+        }
+    }
+}

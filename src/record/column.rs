@@ -109,8 +109,19 @@ pub fn readable_column_name(
     }
     // The longest run of leading words that spells an engine id (ids are
     // lowercase, with `-` where a column name has `_`).
+    // One key, written over for each run of words (a string for each was
+    // most of a chart's axis titles).
+    let mut key = String::with_capacity(name.len());
     let engine = (1..=words.len()).rev().find_map(|k| {
-        let named = engines.get(&words[..k].join("-").to_ascii_lowercase())?;
+        key.clear();
+        for (j, w) in words[..k].iter().enumerate() {
+            if j > 0 {
+                key.push('-');
+            }
+            key.push_str(w);
+        }
+        key.make_ascii_lowercase();
+        let named = engines.get(key.as_str())?;
         Some((k, named))
     });
     let (mut out, rest): (Vec<String>, &[&str]) = match engine {

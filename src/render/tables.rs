@@ -15,7 +15,7 @@
 
 use crate::record::Table;
 use crate::urls::{self, ROOT};
-use crate::util::escape_html;
+use crate::util::push_escaped_html;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -182,7 +182,7 @@ fn push_cell(html: &mut String, text: &str, unit: Option<&str>) {
     } else {
         "<td>"
     });
-    html.push_str(&escape_html(&crate::figures::cell_text(text, unit)));
+    push_escaped_html(html, &crate::figures::cell_text(text, unit));
     html.push_str("</td>");
 }
 
