@@ -290,18 +290,7 @@ fn push_number(out: &mut String, x: f64) {
         if x < 0.0 {
             out.push('−');
         }
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        let mut n = n;
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        push_grouped(out, std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+        push_grouped(out, &n.to_string());
         return;
     }
     let text = if a >= 999.95 {

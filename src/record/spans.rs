@@ -20,8 +20,9 @@ pub type FieldMap = HashMap<String, Span, foldhash::fast::FixedState>;
 /// Worked out when first asked for, not when the document is read: only a
 /// diagnostic needs a position, and a record that validates cleanly never
 /// asks. Mapping the fields of every document as it was read was 2% of a
-/// build's instructions, and the map (a path string per field) took more
-/// memory than the text it is worked out from, which is all that is kept.
+/// build's instructions (89 million of 4,065 million at 1,000 findings).
+/// What is kept instead is the text, which holds each key once, where the
+/// map held a string of each field's whole path.
 #[derive(Debug, Clone, Default)]
 pub struct Spans {
     fields: Option<std::sync::Arc<LazyFields>>,
